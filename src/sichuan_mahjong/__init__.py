@@ -1,0 +1,34 @@
+"""Sichuan (Chengdu) mahjong: tiles, hands, scoring, the rules engine and everything built on it.
+
+The public names below are a contract (docs/DESIGN in shared): users and acceptance tests call them.
+"""
+
+from sichuan_mahjong.hand.melds import Meld, MeldKind, MeldParseError
+from sichuan_mahjong.rules import PRESETS, Rules, RulesError
+from sichuan_mahjong.tiles import (
+    ALL_TILES,
+    Tile,
+    TileParseError,
+    TooManyCopiesError,
+    counts_of,
+    format_tiles,
+    parse_tiles,
+    suit_keys,
+)
+
+__all__ = [
+    "ALL_TILES",
+    "PRESETS",
+    "Meld",
+    "MeldKind",
+    "MeldParseError",
+    "Rules",
+    "RulesError",
+    "Tile",
+    "TileParseError",
+    "TooManyCopiesError",
+    "counts_of",
+    "format_tiles",
+    "parse_tiles",
+    "suit_keys",
+]
