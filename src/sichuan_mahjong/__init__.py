@@ -5,6 +5,7 @@ The public names below are a contract (docs/DESIGN in shared): users and accepta
 
 from sichuan_mahjong.hand.melds import Meld, MeldKind, MeldParseError
 from sichuan_mahjong.rules import PRESETS, Rules, RulesError
+from sichuan_mahjong.scoring import NotWinningError, Pattern, Score, score_hand, value_of_ready_hand
 from sichuan_mahjong.tiles import (
     ALL_TILES,
     Tile,
@@ -22,13 +23,18 @@ __all__ = [
     "Meld",
     "MeldKind",
     "MeldParseError",
+    "NotWinningError",
+    "Pattern",
     "Rules",
     "RulesError",
+    "Score",
     "Tile",
     "TileParseError",
     "TooManyCopiesError",
     "counts_of",
     "format_tiles",
     "parse_tiles",
+    "score_hand",
     "suit_keys",
+    "value_of_ready_hand",
 ]

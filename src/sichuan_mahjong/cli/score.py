@@ -1,0 +1,70 @@
+"""``scmj score``: the fan of one winning hand, with its breakdown."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from sichuan_mahjong.cli.options import add_rules_arguments, rules_from_args
+from sichuan_mahjong.hand.melds import Meld
+from sichuan_mahjong.scoring import score_hand
+from sichuan_mahjong.tiles import Tile, parse_tiles
+
+
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = subparsers.add_parser(
+        "score",
+        help="score a winning hand (fan, multiplier, breakdown)",
+        description="Score a winning hand. HAND is the concealed tiles including the winning tile, "
+        "e.g. '123m456m789m123p55p' or '二三四四五六七七萬三四五七八九筒'.",
+    )
+    p.add_argument("hand", metavar="HAND", help="concealed tiles including the winning tile")
+    p.add_argument("--win", metavar="TILE", help="the winning tile (default: the last one written)")
+    p.add_argument(
+        "--meld",
+        action="append",
+        default=[],
+        metavar="MELD",
+        help="a meld put down: 'pung 2s', 'kong 8p', 'added_kong 2s', 'concealed_kong 8p' (repeatable)",
+    )
+    p.add_argument("--self-draw", action="store_true", help="won by self-draw (自摸)")
+    p.add_argument("--kong-flower", action="store_true", help="won on a kong's replacement tile (杠上花)")
+    p.add_argument("--kong-shot", action="store_true", help="won on the discard after a kong (杠上炮)")
+    p.add_argument("--robbed-kong", action="store_true", help="won by robbing an added kong (抢杠)")
+    p.add_argument("--declared-ready", action="store_true", help="the winner declared ready (报叫)")
+    p.add_argument("--heaven", action="store_true", help="dealer won on his first 14 tiles (天胡)")
+    p.add_argument("--earth", action="store_true", help="non-dealer won on his first draw (地胡)")
+    p.add_argument("--last-tile", action="store_true", help="won on the last tile or the discard after it")
+    p.add_argument("--lang", choices=("zh", "en", "both"), default="both", help="language of the breakdown")
+    add_rules_arguments(p)
+    p.add_argument("--json", action="store_true", help="print JSON: fan, multiplier, patterns")
+
+
+def run(args: argparse.Namespace) -> int:
+    rules = rules_from_args(args)
+    tiles = parse_tiles(args.hand)
+    if not tiles:
+        raise ValueError("HAND is empty")
+    win = Tile.from_str(args.win) if args.win else tiles[-1]
+    melds = [Meld.parse(text) for text in args.meld]
+    score = score_hand(
+        tiles,
+        win,
+        melds,
+        self_draw=args.self_draw,
+        kong_flower=args.kong_flower,
+        kong_shot=args.kong_shot,
+        robbed_kong=args.robbed_kong,
+        declared_ready=args.declared_ready,
+        heaven=args.heaven,
+        earth=args.earth,
+        last_tile=args.last_tile,
+        rules=rules,
+    )
+    if args.json:
+        print(json.dumps(score.to_dict(), ensure_ascii=False))
+    elif args.lang == "both":
+        print(score)
+    else:
+        print(score.describe(args.lang))
+    return 0
