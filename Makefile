@@ -18,7 +18,7 @@ play: $(STAMP)
 test: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks scripts
 	$(BIN)/mypy
-	$(BIN)/pytest src tests
+	$(BIN)/pytest src tests docs
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks scripts
