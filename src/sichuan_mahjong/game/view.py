@@ -1,0 +1,108 @@
+"""What one seat may see (RULES.md R12): the only door from the engine to bots, tables, servers and RL.
+
+An :class:`Observation` holds the seat's own tiles and the public table, nothing more: never another seat's
+concealed tiles, a concealed kong's tile, a void choice before all are revealed, or the wall order.
+:func:`filter_event` applies the same rule to every event that goes out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sichuan_mahjong.game.actions import Action
+from sichuan_mahjong.game.events import Event
+from sichuan_mahjong.hand.melds import Meld
+from sichuan_mahjong.rules import Rules
+from sichuan_mahjong.tiles import Tile
+
+__all__ = ["PHASES", "Observation", "WinView", "filter_event"]
+
+#: The phases of a hand, in order (docs/engine.md): 换三张, 定缺, 报叫 of the non-dealers, play, then over.
+#: ``claim`` is the moment after a discard, ``rob`` the moment after an added kong (抢杠).
+PHASES = ("exchange", "void", "declare", "play", "claim", "rob", "over")
+
+
+@dataclass(frozen=True, slots=True)
+class WinView:
+    """A win everybody sees: who, on which tile, from whom (``None`` for a self-draw), and its fan."""
+
+    seat: int
+    tile: Tile
+    from_seat: int | None
+    robbed_kong: bool
+    fan: int
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """One seat's view of the hand. Tuples indexed by seat hold everyone's public facts.
+
+    ``melds[s]`` lists seat s's pungs, exposed and added kongs, and its concealed kongs only when s is
+    this seat; other seats' concealed kongs are counted in ``hidden_kongs[s]`` without their tile.
+    ``hand`` is this seat's concealed tiles without the tile just drawn, which is ``drawn``.
+    """
+
+    seat: int
+    dealer: int
+    rules: Rules
+    base: int
+    phase: str
+    turn: int  # the seat on turn, or whose discard / added kong is pending
+    pending_tile: Tile | None  # the discard being claimed or the added-kong tile that may be robbed
+    hand: tuple[Tile, ...]
+    drawn: Tile | None
+    melds: tuple[tuple[Meld, ...], ...]
+    hidden_kongs: tuple[int, ...]
+    concealed_counts: tuple[int, ...]  # how many concealed tiles each seat holds (public)
+    discards: tuple[tuple[Tile, ...], ...]  # each seat's river in order (claimed tiles leave it)
+    wall_count: int
+    scores: tuple[int, ...]  # running deltas of this hand
+    wins: tuple[WinView, ...]
+    voids: tuple[int | None, ...]  # suit index per seat once revealed; this seat's own choice at once
+    ready: tuple[bool, ...]  # 报叫 flags
+    active: tuple[bool, ...]  # still in the hand (not yet won, bloody modes)
+    legal: tuple[Action, ...]  # this seat's legal answers now; empty when it is not asked
+    exchanged: tuple[tuple[Tile, ...], tuple[Tile, ...]] | None  # (given, received) after 换三张
+    is_over: bool
+
+    @property
+    def tiles(self) -> tuple[Tile, ...]:
+        """All concealed tiles including the drawn one."""
+        return self.hand if self.drawn is None else (*self.hand, self.drawn)
+
+
+_PRIVATE_TILE_EVENTS = frozenset({"draw", "concealed_kong"})
+
+
+def filter_event(event: Event, seat: int) -> Event | None:
+    """The event as seat ``seat`` may receive it, or None when it must not see it at all.
+
+    ``deal`` keeps only the seat's hand and the wall's size; ``act`` (a seat's raw answer, even a pass that
+    would reveal a possible claim) and a private choice reach only their own seat; a drawn tile or a concealed
+    kong's tile is blanked for everyone else; ``exchange`` keeps only the seat's own tiles.
+    """
+    kind = event.type
+    if kind == "deal":
+        data: dict[str, Any] = dict(event.data)
+        hands = data.pop("hands")
+        wall = data.pop("wall")
+        data.pop("seed", None)
+        data.pop("exchange_dice", None)
+        data["hand"] = hands[seat]
+        data["wall_count"] = len(wall) // 2
+        return Event(kind, event.seat, data)
+    if kind == "act":
+        return event if event.seat == seat else None
+    if kind == "exchange":
+        data = {
+            "direction": event.data["direction"],
+            "given": event.data["given"][seat],
+            "received": event.data["received"][seat],
+        }
+        return Event(kind, event.seat, data)
+    if kind in _PRIVATE_TILE_EVENTS and event.seat != seat:
+        data = dict(event.data)
+        data["tile"] = None
+        return Event(kind, event.seat, data)
+    return event
