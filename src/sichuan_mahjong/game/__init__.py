@@ -2,6 +2,8 @@
 
 from sichuan_mahjong.game.actions import NUM_ACTIONS, Action, ActionKind, ActionParseError, IllegalActionError
 from sichuan_mahjong.game.events import Event
+from sichuan_mahjong.game.settlement import Payment, Settlement, WinRecord
+from sichuan_mahjong.game.state import Game
 from sichuan_mahjong.game.view import Observation, WinView
 
 __all__ = [
@@ -10,7 +12,11 @@ __all__ = [
     "ActionKind",
     "ActionParseError",
     "Event",
+    "Game",
     "IllegalActionError",
     "Observation",
+    "Payment",
+    "Settlement",
+    "WinRecord",
     "WinView",
 ]

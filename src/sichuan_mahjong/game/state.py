@@ -1,0 +1,976 @@
+"""The authoritative state machine of one hand (局): set-up, turns, claims, kongs, wins, settlement.
+
+Everything outward goes through :meth:`Game.view` (RULES.md R12). The hot path is integers: per seat a list
+of 27 counts and three per-suit base-5 keys kept up to date as tiles move, so the evaluator's tables answer
+"does this win" without building tiles. Every change is an :class:`Event`; the ``deal`` event holds all
+chance, and the ``act`` events are the answers, so :meth:`Game.replay` rebuilds the same hand.
+
+Phases (docs/engine.md): ``exchange`` (换三张, all seats at once) -> ``void`` (定缺, all at once, hidden until
+all chose) -> ``declare`` (报叫 of ready non-dealers) -> ``play`` (the seat on turn) <-> ``claim`` (after a
+discard: every seat that can win, pung or kong, asked together) / ``rob`` (after an added kong: every seat
+that can rob it) -> ``over``.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from itertools import combinations_with_replacement
+from typing import Any, Final
+
+from sichuan_mahjong.game.actions import (
+    DECLARE_READY,
+    HU,
+    KONG,
+    PASS,
+    PUNG,
+    Action,
+    ActionKind,
+    IllegalActionError,
+)
+from sichuan_mahjong.game.events import TILE_TEXT, Event, tiles_text
+from sichuan_mahjong.game.settlement import (
+    KongRecord,
+    Ledger,
+    Settlement,
+    WinRecord,
+    end_of_wall_payments,
+    split,
+)
+from sichuan_mahjong.game.view import Observation, WinView, filter_event
+from sichuan_mahjong.hand.analysis import is_winning_keys, shanten_keys
+from sichuan_mahjong.hand.melds import Meld, MeldKind
+from sichuan_mahjong.rules import Rules
+from sichuan_mahjong.scoring import NotWinningError, Score, score_hand, value_of_ready_hand
+from sichuan_mahjong.tiles import NUM_KINDS, POW5, SUITS, Tile, TileLike, format_tiles, parse_tiles, to_index
+
+__all__ = ["FORCED_WIN_WALL", "Game"]
+
+#: 后4张必胡 (R9.2): a win is forced while the wall holds this many tiles or fewer.
+FORCED_WIN_WALL: Final = 4
+WALL_SIZE: Final = 108 - 13 * 4 - 1
+_VOID = tuple(Action.void(s) for s in range(3))
+_DISCARD = tuple(Action.discard(t) for t in range(NUM_KINDS))
+_CKONG = tuple(Action.concealed_kong(t) for t in range(NUM_KINDS))
+_AKONG = tuple(Action.added_kong(t) for t in range(NUM_KINDS))
+_TILE = tuple(Tile(t) for t in range(NUM_KINDS))
+_EXCHANGE_TARGET: Final = {"clockwise": 3, "counterclockwise": 1, "across": 2}
+_DICE_DIRECTION: Final = ("across", "counterclockwise", "clockwise")  # by (sum of the two dice) % 3
+
+
+def _roll_dealer(rng: random.Random) -> tuple[int, list[list[int]]]:
+    """R2.2: everyone rolls two dice, the highest deals, ties roll again among the tied."""
+    rolls: list[list[int]] = []
+    contenders = [0, 1, 2, 3]
+    while True:
+        totals = {s: rng.randint(1, 6) + rng.randint(1, 6) for s in contenders}
+        rolls.append([totals.get(s, 0) for s in range(4)])
+        best = max(totals.values())
+        contenders = [s for s in contenders if totals[s] == best]
+        if len(contenders) == 1:
+            return contenders[0], rolls
+
+
+def _deal_ring(ring: Sequence[int], dealer: int) -> tuple[list[list[int]], list[int]]:
+    """Deal as at the table: three rounds of four tiles from the dealer on, one each, the dealer's 14th (跳牌)."""
+    hands: list[list[int]] = [[], [], [], []]
+    pos = 0
+    for _ in range(3):
+        for k in range(4):
+            hands[(dealer + k) % 4].extend(ring[pos : pos + 4])
+            pos += 4
+    for k in range(4):
+        hands[(dealer + k) % 4].append(ring[pos])
+        pos += 1
+    hands[dealer].append(ring[pos])
+    return hands, list(ring[pos + 1 :])
+
+
+def _tiles_arg(tiles: str | Iterable[TileLike]) -> list[int]:
+    if isinstance(tiles, str):
+        return [t.index for t in parse_tiles(tiles)]
+    return [to_index(t) for t in tiles]
+
+
+class Game:
+    """One hand. Build with ``Game(rules, seed)`` or :meth:`setup`; drive with :meth:`to_act` / :meth:`step`."""
+
+    # ------------------------------------------------------------------------------------------- creation
+    def __init__(self, rules: Rules | None = None, seed: int = 0, *, dealer: int | None = None, base: int = 1):
+        """A shuffled hand. ``dealer=None`` rolls for the first dealer (R2.2); a match passes it on (R2.5)."""
+        rules = rules or Rules()
+        rng = random.Random(seed)
+        rolls: list[list[int]] | None = None
+        if dealer is None:
+            dealer, rolls = _roll_dealer(rng)
+        dice = (rng.randint(1, 6), rng.randint(1, 6))
+        tiles = [t for t in range(NUM_KINDS) for _ in range(4)]
+        rng.shuffle(tiles)
+        total = dice[0] + dice[1]
+        # R2.3: the wall in front of seat (dealer + total - 1) is broken ``total`` stacks (two tiles) in.
+        start = (((dealer + total - 1) % 4) * 27 + 2 * total) % 108
+        ring = tiles[start:] + tiles[:start]
+        hands, wall = _deal_ring(ring, dealer)
+        exchange_dice = (rng.randint(1, 6), rng.randint(1, 6))
+        self._init(rules, base, seed, dealer, rolls, dice, hands, wall, exchange_dice)
+
+    @classmethod
+    def setup(
+        cls,
+        rules: Rules | None,
+        hands: Sequence[str | Iterable[TileLike]],
+        wall: str | Iterable[TileLike] = (),
+        dealer: int = 0,
+        seed: int = 0,
+        *,
+        replacements: str | Iterable[TileLike] = (),
+        base: int = 1,
+    ) -> Game:
+        """A scripted deal: the dealer's 14, the others' 13, then the wall in draw order.
+
+        Kong replacements come from the wall's far end; ``replacements`` lists them in the order they are
+        drawn. The wall between is filled from the unused tiles, shuffled by ``seed``. Impossible counts raise.
+        """
+        rules = rules or Rules()
+        if len(hands) != 4:
+            raise ValueError(f"setup needs four hands, got {len(hands)}")
+        if not 0 <= dealer < 4:
+            raise ValueError(f"dealer must be a seat 0..3, got {dealer}")
+        dealt = [_tiles_arg(h) for h in hands]
+        for s, h in enumerate(dealt):
+            need = 14 if s == dealer else 13
+            if len(h) != need:
+                raise ValueError(f"seat {s} must be dealt {need} tiles, got {len(h)}: {format_tiles(h)}")
+        draws = _tiles_arg(wall)
+        tail = _tiles_arg(replacements)
+        used = [0] * NUM_KINDS
+        for t in (*[t for h in dealt for t in h], *draws, *tail):
+            used[t] += 1
+            if used[t] > 4:
+                raise ValueError(f"more than four {Tile(t)} among the hands, wall and replacements")
+        if len(draws) + len(tail) > WALL_SIZE:
+            raise ValueError(f"the wall holds {WALL_SIZE} tiles, got {len(draws) + len(tail)}")
+        rng = random.Random(seed)
+        dice = (rng.randint(1, 6), rng.randint(1, 6))
+        filler = [t for t in range(NUM_KINDS) for _ in range(4 - used[t])]
+        rng.shuffle(filler)
+        exchange_dice = (rng.randint(1, 6), rng.randint(1, 6))
+        game = cls.__new__(cls)
+        game._init(rules, base, seed, dealer, None, dice, dealt, draws + filler + tail[::-1], exchange_dice)
+        return game
+
+    def _init(
+        self,
+        rules: Rules,
+        base: int,
+        seed: int,
+        dealer: int,
+        dealer_rolls: list[list[int]] | None,
+        dice: tuple[int, int],
+        hands: list[list[int]],
+        wall: list[int],
+        exchange_dice: tuple[int, int],
+    ) -> None:
+        self.rules = rules
+        self.base = base
+        self.seed = seed
+        self.dealer = dealer
+        self.dealer_rolls = dealer_rolls
+        self.dice = dice
+        self.exchange_dice = exchange_dice
+        self.events: list[Event] = []
+        self._counts = [[0] * NUM_KINDS for _ in range(4)]
+        self._keys = [[0, 0, 0] for _ in range(4)]
+        self._melds: list[list[Meld]] = [[], [], [], []]
+        self._meld_suits = [0, 0, 0, 0]
+        self._drawn = [-1, -1, -1, -1]
+        self._rivers: list[list[int]] = [[], [], [], []]
+        self._wall = list(wall)
+        self._head = 0
+        self._tail = len(wall)
+        self._active = [True] * 4
+        self._voids = [-1, -1, -1, -1]
+        self._declared = [False] * 4
+        self._lock = [-1, -1, -1, -1]  # 过水不胡: fan of the best win passed since the last draw
+        self._phase = "play"
+        self._turn = dealer
+        self._pending_tile = -1
+        self._pending: dict[int, list[Action]] = {}
+        self._after_kong = False  # the seat on turn drew a kong replacement this turn
+        self._last_kong: KongRecord | None = None
+        self._just_punged = False
+        self._claims = 0  # pungs and exposed kongs so far (地胡 needs none)
+        self._draws = [0, 0, 0, 0]
+        self._discarded = [0, 0, 0, 0]
+        self._ready_at_deal = [False] * 4
+        self._forced_draw = False  # the tile just drawn was one of the last four (R9.2)
+        self._shot_context = (False, False)  # (kong_shot, last_tile) of the pending discard
+        self._exchanged: list[tuple[tuple[int, ...], tuple[int, ...]]] | None = None
+        self._wins: list[WinRecord] = []
+        self._groups = 0
+        self._first_group: tuple[list[int], int | None] | None = None  # winners and discarder of the first win
+        self._kongs: list[KongRecord] = []
+        self._ledger = Ledger()
+        self._result: Settlement | None = None
+        for s in range(4):
+            for t in hands[s]:
+                self._add(s, t)
+        self._drawn[dealer] = hands[dealer][-1]
+        self._emit(
+            "deal",
+            -1,
+            rules=rules.to_dict(),
+            base=base,
+            seed=seed,
+            dealer=dealer,
+            dealer_rolls=dealer_rolls,
+            dice=list(dice),
+            exchange_dice=list(exchange_dice),
+            hands=[tiles_text(h) for h in hands],
+            wall=tiles_text(wall),
+        )
+        self._begin()
+
+    # ------------------------------------------------------------------------------------ tiles, ints only
+    def _add(self, s: int, t: int) -> None:
+        self._counts[s][t] += 1
+        self._keys[s][t // 9] += POW5[t % 9]
+
+    def _remove(self, s: int, t: int, n: int = 1) -> None:
+        self._counts[s][t] -= n
+        self._keys[s][t // 9] -= n * POW5[t % 9]
+
+    def _emit(self, kind: str, seat: int, **data: Any) -> None:
+        self.events.append(Event(kind, seat, data))
+
+    @property
+    def wall_count(self) -> int:
+        return self._tail - self._head
+
+    def _wins_with(self, s: int, t: int) -> bool:
+        """Would seat s's concealed tiles plus t (a discard or a robbed kong) win?"""
+        keys = self._keys[s]
+        k = [keys[0], keys[1], keys[2]]
+        k[t // 9] += POW5[t % 9]
+        return is_winning_keys(k, len(self._melds[s]), self._meld_suits[s], self._voids[s])
+
+    def _wins_now(self, s: int) -> bool:
+        return is_winning_keys(self._keys[s], len(self._melds[s]), self._meld_suits[s], self._voids[s])
+
+    def _concealed(self, s: int) -> list[int]:
+        c = self._counts[s]
+        return [t for t in range(NUM_KINDS) for _ in range(c[t])]
+
+    # ----------------------------------------------------------------------------------- set-up phases
+    def _begin(self) -> None:
+        if self.rules.exchange_three:
+            self._phase = "exchange"
+            self._pending = {s: self._exchange_options(s) for s in range(4)}
+        else:
+            self._after_exchange()
+
+    def _exchange_options(self, s: int) -> list[Action]:
+        c = self._counts[s]
+        out: list[Action] = []
+        for suit in range(3):
+            kinds = [t for t in range(suit * 9, suit * 9 + 9) if c[t]]
+            for combo in combinations_with_replacement(kinds, 3):
+                if all(combo.count(t) <= c[t] for t in set(combo)):
+                    out.append(Action.exchange_of(combo))
+        return out
+
+    def _do_exchange(self, answers: Mapping[int, Action]) -> None:
+        direction = self.rules.exchange_direction
+        if direction == "dice":
+            direction = _DICE_DIRECTION[sum(self.exchange_dice) % 3]
+        shift = _EXCHANGE_TARGET[direction]
+        given = [answers[s].exchange for s in range(4)]
+        for s in range(4):
+            for t in given[s]:
+                self._remove(s, t)
+        received: list[tuple[int, ...]] = [(), (), (), ()]
+        for s in range(4):
+            target = (s + shift) % 4
+            received[target] = given[s]
+            for t in given[s]:
+                self._add(target, t)
+        if self._drawn[self.dealer] in given[self.dealer]:
+            self._drawn[self.dealer] = -1
+        self._exchanged = [(given[s], received[s]) for s in range(4)]
+        self._emit(
+            "exchange",
+            -1,
+            direction=direction,
+            dice=list(self.exchange_dice) if self.rules.exchange_direction == "dice" else None,
+            given=[tiles_text(g) for g in given],
+            received=[tiles_text(r) for r in received],
+        )
+        self._after_exchange()
+
+    def _after_exchange(self) -> None:
+        if self.rules.declare_void:
+            self._phase = "void"
+            self._pending = {s: list(_VOID) for s in range(4)}
+        else:
+            self._after_void()
+
+    def _after_void(self) -> None:
+        for s in range(4):
+            if s != self.dealer:
+                self._ready_at_deal[s] = self._shanten(s) == 0
+        seats = [s for s in range(4) if self._ready_at_deal[s]] if self.rules.declare_ready else []
+        if seats:
+            self._phase = "declare"
+            self._pending = {s: [DECLARE_READY, PASS] for s in seats}
+        else:
+            self._start_play()
+
+    def _shanten(self, s: int) -> int:
+        return shanten_keys(self._keys[s], len(self._melds[s]), self._meld_suits[s], self._voids[s])
+
+    def _start_play(self) -> None:
+        self._phase = "play"
+        self._turn = self.dealer
+        self._pending = {self.dealer: self._play_options(self.dealer)}
+
+    # ------------------------------------------------------------------------------------------- turns
+    def _start_turn(self, s: int, *, replacement: bool = False) -> None:
+        """Draw for seat s (from the far end after a kong) and ask it to play; an empty wall ends the hand."""
+        if self._head >= self._tail:
+            self._finish("wall")
+            return
+        self._forced_draw = self.wall_count <= FORCED_WIN_WALL
+        if replacement:
+            self._tail -= 1
+            t = self._wall[self._tail]
+        else:
+            t = self._wall[self._head]
+            self._head += 1
+        self._add(s, t)
+        self._drawn[s] = t
+        self._lock[s] = -1
+        self._draws[s] += 1
+        self._after_kong = replacement
+        if not replacement:
+            self._last_kong = None
+        self._just_punged = False
+        self._phase = "play"
+        self._turn = s
+        self._pending_tile = -1
+        self._emit("draw", s, tile=TILE_TEXT[t], replacement=replacement)
+        self._pending = {s: self._play_options(s)}
+
+    def _first_turn_of_dealer(self, s: int) -> bool:
+        return s == self.dealer and self._discarded[s] == 0 and self._draws[s] == 0 and not self._claims
+
+    def _play_options(self, s: int) -> list[Action]:
+        c = self._counts[s]
+        opts: list[Action] = []
+        if not self._just_punged and self._wins_now(s):
+            if self._forced_draw and self._draws[s]:
+                return [HU]
+            opts.append(HU)
+        drawn = self._drawn[s]
+        if self._declared[s]:
+            if drawn >= 0 and not self._first_turn_of_dealer(s):
+                opts.append(_DISCARD[drawn])
+            else:  # the dealer declared on his first turn: discards that keep him ready
+                opts.extend(_DISCARD[t] for t in range(NUM_KINDS) if c[t] and self._ready_without(s, t))
+            return opts
+        void = self._voids[s]
+        if self.rules.kongs_pay and self.wall_count > 0 and not self._just_punged:
+            opts.extend(_CKONG[t] for t in range(NUM_KINDS) if c[t] == 4 and t // 9 != void)
+            opts.extend(_AKONG[m.tile_index] for m in self._melds[s] if m.kind is MeldKind.PUNG and c[m.tile_index])
+        if (
+            self.rules.declare_ready
+            and self._first_turn_of_dealer(s)
+            and any(c[t] and self._ready_without(s, t) for t in range(NUM_KINDS))
+        ):
+            opts.append(DECLARE_READY)
+        if void >= 0 and any(c[void * 9 : void * 9 + 9]):
+            opts.extend(_DISCARD[t] for t in range(void * 9, void * 9 + 9) if c[t])
+        else:
+            opts.extend(_DISCARD[t] for t in range(NUM_KINDS) if c[t])
+        return opts
+
+    def _ready_without(self, s: int, t: int) -> bool:
+        self._remove(s, t)
+        try:
+            return self._shanten(s) == 0
+        finally:
+            self._add(s, t)
+
+    def _claim_options(self, o: int, t: int, *, robbing: bool) -> list[Action]:
+        opts: list[Action] = []
+        if self._wins_with(o, t) and (self._lock[o] < 0 or self._claim_score(o, t, robbing).fan > self._lock[o]):
+            if self.wall_count <= FORCED_WIN_WALL:
+                return [HU]
+            opts.append(HU)
+        if not robbing and not self._declared[o] and self.wall_count > 0 and t // 9 != self._voids[o]:
+            n = self._counts[o][t]
+            if n == 3 and self.rules.kongs_pay:
+                opts.append(KONG)
+            if n >= 2:
+                opts.append(PUNG)
+        if opts:
+            opts.append(PASS)
+        return opts
+
+    def _claim_score(self, o: int, t: int, robbing: bool) -> Score:
+        kong_shot, last_tile = (False, False) if robbing else self._shot_context
+        tiles = self._concealed(o)
+        tiles.append(t)
+        return score_hand(
+            tiles,
+            t,
+            self._melds[o],
+            kong_shot=kong_shot,
+            robbed_kong=robbing,
+            declared_ready=self._declared[o],
+            last_tile=last_tile,
+            rules=self.rules,
+        )
+
+    def _ask_claims(self, d: int, t: int, *, robbing: bool) -> bool:
+        """Ask every other seat still in that can claim t; False when nobody can."""
+        pending: dict[int, list[Action]] = {}
+        for k in range(1, 4):
+            o = (d + k) % 4
+            if self._active[o]:
+                opts = self._claim_options(o, t, robbing=robbing)
+                if opts:
+                    pending[o] = opts
+        if not pending:
+            return False
+        self._phase = "rob" if robbing else "claim"
+        self._turn = d
+        self._pending_tile = t
+        self._pending = pending
+        return True
+
+    def _next_active_after(self, s: int) -> int:
+        for k in range(1, 5):
+            o = (s + k) % 4
+            if self._active[o]:
+                return o
+        return s
+
+    # ------------------------------------------------------------------------------------- the public API
+    def to_act(self) -> dict[int, list[Action]]:
+        """Every seat that must decide now, with its legal actions (empty when the hand is over)."""
+        return {s: list(opts) for s, opts in self._pending.items()}
+
+    @property
+    def is_over(self) -> bool:
+        return self._phase == "over"
+
+    @property
+    def phase(self) -> str:
+        return self._phase
+
+    @property
+    def result(self) -> Settlement:
+        if self._result is None:
+            raise RuntimeError("the hand is not over: no result yet")
+        return self._result
+
+    @property
+    def deltas(self) -> tuple[int, ...]:
+        """Money moved so far in this hand, per seat."""
+        return tuple(self._ledger.deltas)
+
+    def step(self, answers: Mapping[int, Action | str]) -> None:
+        """Take the answers of every seat :meth:`to_act` asked. Invalid input raises and changes nothing."""
+        chosen = self._validate(answers)
+        for s in sorted(chosen):
+            self._emit("act", s, action=str(chosen[s]))
+        phase = self._phase
+        if phase == "play":
+            ((s, a),) = chosen.items()
+            self._play(s, a)
+        elif phase in ("claim", "rob"):
+            self._resolve_claims(chosen, robbing=phase == "rob")
+        elif phase == "exchange":
+            self._do_exchange(chosen)
+        elif phase == "void":
+            for s in range(4):
+                self._voids[s] = chosen[s].suit_index
+            self._emit("voids", -1, voids=[SUITS[v] for v in self._voids])
+            self._after_void()
+        elif phase == "declare":
+            for s in sorted(chosen):
+                if chosen[s] is DECLARE_READY:
+                    self._declare(s)
+            self._start_play()
+
+    def _validate(self, answers: Mapping[int, Action | str]) -> dict[int, Action]:
+        if self._phase == "over":
+            raise IllegalActionError("the hand is over: nobody may act")
+        chosen: dict[int, Action] = {}
+        for s, raw in answers.items():
+            a = Action.parse(raw) if isinstance(raw, str) else raw
+            if s not in self._pending:
+                asked = ", ".join(map(str, sorted(self._pending)))
+                raise IllegalActionError(
+                    f"seat {s} cannot {self._describe(s, a)}: it is not asked now (asked: {asked})"
+                )
+            if a not in self._pending[s]:
+                raise IllegalActionError(f"seat {s} cannot {self._describe(s, a)}: {self._why(s, a)}")
+            chosen[s] = a
+        for s, legal in self._pending.items():
+            if s not in chosen:
+                shown = ", ".join(map(str, legal[:12])) + (", ..." if len(legal) > 12 else "")
+                raise IllegalActionError(f"seat {s} must answer too (legal: {shown})")
+        return chosen
+
+    def _describe(self, s: int, a: Action) -> str:
+        if a.kind in (ActionKind.PUNG, ActionKind.KONG) and self._pending_tile >= 0:
+            return f"{a} {Tile(self._pending_tile)}"
+        return str(a)
+
+    def _why(self, s: int, a: Action) -> str:
+        """A human reason why a is not legal for s now (the error message's tail)."""
+        kind = a.kind
+        phase = self._phase
+        legal = self._pending[s]
+        c = self._counts[s]
+        if legal == [HU]:
+            return "后4张必胡 (R9.2): with four tiles or fewer left in the wall a ready player must win"
+        if phase in ("exchange", "void", "declare") and kind not in (ActionKind.EXCHANGE, ActionKind.VOID):
+            return f"the hand is in its {phase} phase"
+        if kind is ActionKind.EXCHANGE:
+            return "换三张 passes three tiles of one suit that the player holds"
+        if kind in (ActionKind.PUNG, ActionKind.KONG):
+            if phase != "claim":
+                return "there is no discard to claim"
+            t = self._pending_tile
+            if self._declared[s]:
+                return "he has declared ready (报叫) and may only win"
+            if t // 9 == self._voids[s]:
+                return f"{Tile(t)} is of his declared void suit (R3.2)"
+            if kind is ActionKind.KONG and not self.rules.kongs_pay:
+                return f"mode {self.rules.mode} has no kongs (R5)"
+            if self.wall_count == 0:
+                return "the wall is empty"
+            word = ("one", "two", "three", "four")
+            return f"holds {word[c[t] - 1] if c[t] else 'no'} {Tile(t)}"
+        if kind is ActionKind.HU:
+            if self._lock[s] >= 0:
+                return f"过水不胡 (R9.1): passed a {self._lock[s]}-fan win since his last draw"
+            if self._just_punged:
+                return "after a pung he must discard (R4.3)"
+            return "the tiles do not make a winning hand"
+        if kind in (ActionKind.CONCEALED_KONG, ActionKind.ADDED_KONG):
+            if not self.rules.kongs_pay:
+                return f"mode {self.rules.mode} has no kongs (R5)"
+            if phase != "play" or s != self._turn:
+                return "it is not his turn"
+            if self.wall_count == 0:
+                return "no kong may be declared when the wall is empty (R9.7)"
+            if self._declared[s]:
+                return "he has declared ready (报叫): no kongs"
+            if a.tile_index // 9 == self._voids[s]:
+                return "it is his declared void suit (R3.2)"
+            if kind is ActionKind.ADDED_KONG:
+                return f"needs a pung of {a.tile} and the fourth in hand"
+            return f"holds {c[a.tile_index]} {a.tile}"
+        if kind is ActionKind.DISCARD:
+            if phase != "play":
+                return "it is not his turn to discard"
+            t = a.tile_index
+            if not c[t]:
+                return f"does not hold {a.tile}"
+            if self._declared[s]:
+                return "he has declared ready (报叫) and must discard the drawn tile"
+            if self._voids[s] >= 0 and t // 9 != self._voids[s]:
+                return f"tiles of his void suit {SUITS[self._voids[s]]} go first (R3.2)"
+        if kind is ActionKind.DECLARE_READY:
+            return "报叫 is for a ready dealer before his first discard or a ready non-dealer after the deal (R9.6)"
+        if kind is ActionKind.PASS and phase == "play":
+            return "the player on turn must discard"
+        return "not legal now; legal: " + ", ".join(map(str, legal[:12]))
+
+    # -------------------------------------------------------------------------------------- play answers
+    def _play(self, s: int, a: Action) -> None:
+        kind = a.kind
+        if kind is ActionKind.DISCARD:
+            self._discard(s, a.tile_index)
+        elif kind is ActionKind.HU:
+            self._self_draw_win(s)
+        elif kind is ActionKind.CONCEALED_KONG:
+            self._concealed_kong(s, a.tile_index)
+        elif kind is ActionKind.ADDED_KONG:
+            t = a.tile_index
+            self._emit("added_kong", s, tile=TILE_TEXT[t])
+            if not self._ask_claims(s, t, robbing=True):
+                self._complete_added_kong(s, t)
+        elif kind is ActionKind.DECLARE_READY:
+            self._declare(s)
+            self._pending = {s: self._play_options(s)}
+
+    def _declare(self, s: int) -> None:
+        self._declared[s] = True
+        self._emit("ready", s)
+
+    def _discard(self, s: int, t: int) -> None:
+        self._remove(s, t)
+        self._drawn[s] = -1
+        self._rivers[s].append(t)
+        self._discarded[s] += 1
+        self._just_punged = False
+        self._emit("discard", s, tile=TILE_TEXT[t])
+        self._shot_context = (self._after_kong, self.wall_count == 0)
+        if not self._ask_claims(s, t, robbing=False):
+            self._start_turn(self._next_active_after(s))
+
+    def _resolve_claims(self, chosen: Mapping[int, Action], *, robbing: bool) -> None:
+        d, t = self._turn, self._pending_tile
+        for o, a in chosen.items():
+            if a is not HU and HU in self._pending[o]:
+                self._lock[o] = max(self._lock[o], self._claim_score(o, t, robbing).fan)
+        order = [(d + k) % 4 for k in range(1, 4)]
+        winners = [o for o in order if chosen.get(o) is HU]
+        self._pending = {}
+        self._pending_tile = -1
+        if winners:
+            self._discard_win(d, t, winners, robbing=robbing)
+            return
+        if robbing:
+            self._complete_added_kong(d, t)
+            return
+        for o in order:
+            claim = chosen.get(o)
+            if claim is KONG:
+                self._exposed_kong(o, d, t)
+                return
+            if claim is PUNG:
+                self._pung(o, d, t)
+                return
+        self._start_turn(self._next_active_after(d))
+
+    def _pung(self, o: int, d: int, t: int) -> None:
+        self._rivers[d].pop()
+        self._remove(o, t, 2)
+        self._melds[o].append(Meld(MeldKind.PUNG, t))
+        self._meld_suits[o] |= 1 << (t // 9)
+        self._claims += 1
+        self._emit("pung", o, tile=TILE_TEXT[t], from_seat=d)
+        self._phase = "play"
+        self._turn = o
+        self._just_punged = True
+        self._after_kong = False
+        self._last_kong = None
+        self._drawn[o] = -1
+        self._pending = {o: self._play_options(o)}
+
+    def _kong_paid(self, record: KongRecord, payers: Iterable[int], amount: int, reason: str) -> None:
+        for p in payers:
+            payment = self._ledger.pay(p, record.seat, amount * self.base, reason)
+            if payment is not None:
+                record.income.append(payment)
+                self._emit("payment", -1, **payment.to_dict())
+        self._kongs.append(record)
+        self._last_kong = record
+
+    def _others_in(self, s: int) -> list[int]:
+        return [(s + k) % 4 for k in range(1, 4) if self._active[(s + k) % 4]]
+
+    def _exposed_kong(self, o: int, d: int, t: int) -> None:
+        self._rivers[d].pop()
+        self._remove(o, t, 3)
+        self._melds[o].append(Meld(MeldKind.KONG, t))
+        self._meld_suits[o] |= 1 << (t // 9)
+        self._claims += 1
+        self._emit("kong", o, tile=TILE_TEXT[t], from_seat=d)
+        self._kong_paid(KongRecord(o, MeldKind.KONG, t, d), [d], 2, "R6.1 exposed kong 直杠")
+        self._start_turn(o, replacement=True)
+
+    def _concealed_kong(self, s: int, t: int) -> None:
+        self._remove(s, t, 4)
+        self._drawn[s] = -1
+        self._melds[s].append(Meld(MeldKind.CONCEALED_KONG, t))
+        self._meld_suits[s] |= 1 << (t // 9)
+        self._emit("concealed_kong", s, tile=TILE_TEXT[t])
+        self._kong_paid(
+            KongRecord(s, MeldKind.CONCEALED_KONG, t, None), self._others_in(s), 2, "R6.3 concealed kong 暗杠"
+        )
+        self._start_turn(s, replacement=True)
+
+    def _complete_added_kong(self, s: int, t: int) -> None:
+        self._remove(s, t)
+        self._drawn[s] = -1
+        melds = self._melds[s]
+        i = next(i for i, m in enumerate(melds) if m.kind is MeldKind.PUNG and m.tile_index == t)
+        melds[i] = Meld(MeldKind.ADDED_KONG, t)
+        self._kong_paid(KongRecord(s, MeldKind.ADDED_KONG, t, None), self._others_in(s), 1, "R6.2 added kong 补杠")
+        self._start_turn(s, replacement=True)
+
+    # ---------------------------------------------------------------------------------------------- wins
+    def _pay(self, payer: int, payee: int, amount: int, reason: str) -> None:
+        payment = self._ledger.pay(payer, payee, amount, reason)
+        if payment is not None:
+            self._emit("payment", -1, **payment.to_dict())
+
+    def _record_win(self, s: int, t: int, from_seat: int | None, robbed: bool, score: Score) -> None:
+        self._wins.append(WinRecord(s, t, from_seat, robbed, score, self._groups))
+        self._emit(
+            "win",
+            s,
+            tile=TILE_TEXT[t],
+            from_seat=from_seat,
+            robbed_kong=robbed,
+            fan=score.fan,
+            patterns=[p.id for p in score.patterns],
+        )
+
+    def _discard_win(self, d: int, t: int, winners: list[int], *, robbing: bool) -> None:
+        """One discard (or robbed added kong) wins one or more seats: 点炮, 一炮多响, 抢杠 (R8.1, R8.3)."""
+        if robbing:
+            self._remove(d, t)
+            self._drawn[d] = -1
+            self._emit("robbed", d, tile=TILE_TEXT[t], by=winners)
+        else:
+            self._rivers[d].pop()
+        kong_shot = not robbing and self._shot_context[0]
+        self._groups += 1
+        reason = "R8.3 robbed kong 抢杠" if robbing else "R8.1 discard win 点炮"
+        for w in winners:
+            score = self._claim_score(w, t, robbing)
+            self._add(w, t)
+            self._record_win(w, t, d, robbing, score)
+            self._pay(d, w, self.base * score.multiplier, reason)
+        kong = self._last_kong
+        if kong_shot and self.rules.kong_shot_transfer and kong is not None and kong.seat == d and kong.income:
+            income = sum(p.amount for p in kong.income)
+            kong.transferred = True
+            for w, amount in zip(winners, split(income, len(winners)), strict=True):
+                self._pay(d, w, amount, "R10 kong_shot_transfer 呼叫转移")
+        if self._first_group is None:
+            self._first_group = (winners, d)
+        self._after_win(winners, last=winners[-1])
+
+    def _self_draw_win(self, s: int) -> None:
+        heaven = self._first_turn_of_dealer(s)
+        t = self._drawn[s]
+        tiles = self._concealed(s)
+        kong_flower = self._after_kong
+        earth = (
+            s != self.dealer
+            and self._ready_at_deal[s]
+            and self._draws[s] == 1
+            and not kong_flower
+            and not self._claims
+            and not self._discarded[s]
+        )
+        last_tile = self.wall_count == 0 and not heaven
+
+        def score(win: int) -> Score:
+            return score_hand(
+                tiles,
+                win,
+                self._melds[s],
+                self_draw=True,
+                kong_flower=kong_flower,
+                declared_ready=self._declared[s],
+                heaven=heaven,
+                earth=earth,
+                last_tile=last_tile,
+                rules=self.rules,
+            )
+
+        if t < 0:  # 天胡 after the 14th tile left in 换三张: the best reading over the tiles held
+            best: Score | None = None
+            for cand in sorted(set(tiles)):
+                try:
+                    sc = score(cand)
+                except NotWinningError:
+                    continue
+                if best is None or sc.raw_fan > best.raw_fan:
+                    best, t = sc, cand
+            if best is None:
+                raise RuntimeError("hu was offered on tiles that do not win")
+            win_score = best
+        else:
+            win_score = score(t)
+        self._groups += 1
+        self._record_win(s, t, None, False, win_score)
+        kong = self._last_kong
+        amount = self.base * win_score.multiplier + (self.base if self.rules.self_draw_bonus == "base" else 0)
+        if (
+            kong_flower
+            and self.rules.kong_flower_payer == "discarder"
+            and kong is not None
+            and kong.kind is MeldKind.KONG
+            and kong.feeder is not None
+            and self._active[kong.feeder]
+        ):
+            self._pay(kong.feeder, s, amount, "R10 kong_flower_payer 点杠花")
+        else:
+            for p in self._others_in(s):
+                self._pay(p, s, amount, "R8.2 self-draw 自摸")
+        if self._first_group is None:
+            self._first_group = ([s], None)
+        self._after_win([s], last=s)
+
+    def _after_win(self, winners: list[int], *, last: int) -> None:
+        self._pending = {}
+        if not self.rules.bloody:
+            self._finish("win")
+            return
+        for w in winners:
+            self._active[w] = False
+        if sum(self._active) <= 1:
+            self._finish("one_left")
+            return
+        self._start_turn(self._next_active_after(last))
+
+    # ------------------------------------------------------------------------------------ end of the hand
+    def _ready_score(self, s: int) -> Score | None:
+        void = self._voids[s]
+        c = self._counts[s]
+        if void >= 0 and any(c[void * 9 : void * 9 + 9]):
+            return None
+        return value_of_ready_hand(
+            self._concealed(s),
+            self._melds[s],
+            self.rules,
+            declared_ready=self._declared[s],
+            highest=self.rules.check_max,
+        )
+
+    def _is_pig(self, s: int) -> bool:
+        c = self._counts[s]
+        suits = self._meld_suits[s]
+        for suit in range(3):
+            if any(c[suit * 9 : suit * 9 + 9]):
+                suits |= 1 << suit
+        void = self._voids[s]
+        return suits == 7 or (void >= 0 and bool(suits & (1 << void)))
+
+    def _finish(self, reason: str) -> None:
+        self._phase = "over"
+        self._pending = {}
+        self._pending_tile = -1
+        ready = [False] * 4
+        if reason == "wall":
+            still_in = [s for s in range(4) if self._active[s]]
+            before = len(self._ledger.payments)
+            ready = end_of_wall_payments(
+                self.rules, self.base, still_in, self._ready_score, self._is_pig, self._kongs, self._ledger
+            )
+            for payment in self._ledger.payments[before:]:
+                self._emit("payment", -1, **payment.to_dict())
+        if self._first_group is not None:
+            winners, discarder = self._first_group
+            next_dealer = discarder if len(winners) > 1 and discarder is not None else winners[0]
+        else:
+            next_dealer = self.dealer if self.rules.dealer_after_draw == "stay" else (self.dealer + 1) % 4
+        self._result = Settlement(
+            deltas=tuple(self._ledger.deltas),
+            payments=tuple(self._ledger.payments),
+            scores={w.seat: w.score for w in self._wins},
+            wins=tuple(self._wins),
+            next_dealer=next_dealer,
+            reason=reason,
+            ready=tuple(ready),
+        )
+        self._emit("end", -1, reason=reason, deltas=list(self._ledger.deltas), next_dealer=next_dealer, ready=ready)
+
+    # -------------------------------------------------------------------------------------------- views
+    def view(self, seat: int) -> Observation:
+        """What seat ``seat`` may see (R12): its own tiles and the public table, nothing hidden."""
+        if not 0 <= seat < 4:
+            raise ValueError(f"seat must be 0..3, got {seat}")
+        c = self._counts[seat]
+        drawn = self._drawn[seat]
+        hand = [t for t in range(NUM_KINDS) for _ in range(c[t])]
+        if drawn >= 0:
+            hand.remove(drawn)
+        melds = tuple(
+            tuple(m for m in self._melds[s] if s == seat or m.kind is not MeldKind.CONCEALED_KONG) for s in range(4)
+        )
+        hidden = tuple(
+            0 if s == seat else sum(m.kind is MeldKind.CONCEALED_KONG for m in self._melds[s]) for s in range(4)
+        )
+        voids = tuple(v if v >= 0 else None for v in self._voids)  # set only once all four chose
+        exchanged = None
+        if self._exchanged is not None:
+            given, received = self._exchanged[seat]
+            exchanged = (tuple(_TILE[t] for t in given), tuple(_TILE[t] for t in received))
+        return Observation(
+            seat=seat,
+            dealer=self.dealer,
+            rules=self.rules,
+            base=self.base,
+            phase=self._phase,
+            turn=self._turn,
+            pending_tile=_TILE[self._pending_tile] if self._pending_tile >= 0 else None,
+            hand=tuple(_TILE[t] for t in hand),
+            drawn=_TILE[drawn] if drawn >= 0 else None,
+            melds=melds,
+            hidden_kongs=hidden,
+            concealed_counts=tuple(sum(self._counts[s]) for s in range(4)),
+            discards=tuple(tuple(_TILE[t] for t in r) for r in self._rivers),
+            wall_count=self.wall_count,
+            scores=tuple(self._ledger.deltas),
+            wins=tuple(WinView(w.seat, _TILE[w.tile], w.from_seat, w.robbed_kong, w.score.fan) for w in self._wins),
+            voids=voids,
+            ready=tuple(self._declared),
+            active=tuple(self._active),
+            legal=tuple(self._pending.get(seat, ())),
+            exchanged=exchanged,
+            is_over=self.is_over,
+        )
+
+    def events_for(self, seat: int) -> list[Event]:
+        """The event log as seat ``seat`` may receive it (the same filter as :meth:`view`)."""
+        out = []
+        for e in self.events:
+            f = filter_event(e, seat)
+            if f is not None:
+                out.append(f)
+        return out
+
+    # ---------------------------------------------------------------------------------- replay and JSON
+    @classmethod
+    def replay(cls, events: Iterable[Event | Mapping[str, Any]]) -> Game:
+        """Rebuild a hand from its events: the ``deal`` event, then every ``act`` answer re-applied."""
+        items = [e if isinstance(e, Event) else Event.from_dict(e) for e in events]
+        if not items or items[0].type != "deal":
+            raise ValueError("a replay starts with the 'deal' event")
+        d = items[0].data
+        game = cls.__new__(cls)
+        game._init(
+            Rules.from_dict(d["rules"]),
+            int(d["base"]),
+            int(d["seed"]),
+            int(d["dealer"]),
+            d["dealer_rolls"],
+            (int(d["dice"][0]), int(d["dice"][1])),
+            [_tiles_arg(h) for h in d["hands"]],
+            _tiles_arg(d["wall"]),
+            (int(d["exchange_dice"][0]), int(d["exchange_dice"][1])),
+        )
+        buffer: dict[int, Action | str] = {}
+        for e in items[1:]:
+            if e.type != "act":
+                continue
+            buffer[e.seat] = str(e.data["action"])
+            if set(buffer) == set(game._pending):
+                game.step(buffer)
+                buffer = {}
+        if buffer:
+            raise ValueError(f"the events end with answers the hand did not ask for: {buffer}")
+        return game
+
+    def to_json(self) -> str:
+        return json.dumps(
+            {"format": "sichuan_mahjong.game", "version": 1, "events": [e.to_dict() for e in self.events]},
+            ensure_ascii=False,
+        )
+
+    @classmethod
+    def from_json(cls, text: str) -> Game:
+        data = json.loads(text)
+        return cls.replay(data["events"])
