@@ -1,0 +1,94 @@
+"""Random legal play over every preset (seeded): conservation, zero-sum ledger, termination, replay, views."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import sichuan_mahjong as sm
+from sichuan_mahjong.game.view import filter_event
+
+PRESET_NAMES = sorted(sm.PRESETS)
+
+
+def _tiles_on_table(g: sm.Game) -> int:
+    obs = [g.view(s) for s in range(4)]
+    concealed = sum(len(o.tiles) for o in obs)
+    melds = sum(m.size for m in obs[0].melds[0]) + sum(sum(m.size for m in obs[s].melds[s]) for s in range(1, 4))
+    rivers = sum(len(r) for r in obs[0].discards)
+    return concealed + melds + rivers + obs[0].wall_count
+
+
+def _play(rules: sm.Rules, seed: int, *, checks: bool) -> sm.Game:
+    g = sm.Game(rules, seed)
+    rng = random.Random(seed)
+    steps = 0
+    while not g.is_over:
+        pending = g.to_act()
+        assert pending
+        g.step({s: rng.choice(legal) for s, legal in pending.items()})
+        steps += 1
+        assert steps < 1000
+        if checks:
+            assert _tiles_on_table(g) == 108
+            assert sum(g.deltas) == 0
+    assert sum(g.result.deltas) == 0
+    assert (
+        sum(p.amount for p in g.result.payments if p.payer == 0)
+        - sum(p.amount for p in g.result.payments if p.payee == 0)
+        == -g.result.deltas[0]
+    )
+    return g
+
+
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+def test_random_play_conserves_tiles_and_money(preset: str) -> None:
+    for seed in range(8):
+        _play(sm.Rules.preset(preset), seed, checks=True)
+
+
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+def test_replay_and_json_round_trip_identical(preset: str) -> None:
+    for seed in range(20, 30):
+        g = _play(sm.Rules.preset(preset), seed, checks=False)
+        again = sm.Game.replay(g.events)
+        assert again.events == g.events
+        assert again.result == g.result
+        text = g.to_json()
+        assert sm.Game.from_json(text).to_json() == text
+        dicts = [e.to_dict() for e in g.events]
+        assert sm.Game.replay(dicts).to_json() == text
+
+
+@pytest.mark.parametrize("preset", ["seed", "app", "standard"])
+def test_r12_views_and_events_never_show_other_concealed_tiles(preset: str) -> None:
+    for seed in range(40, 46):
+        g = sm.Game(sm.Rules.preset(preset), seed)
+        rng = random.Random(seed)
+        while not g.is_over:
+            for k in range(4):
+                obs = g.view(k)
+                # concealed counts of others are public, the tiles are not: nothing of theirs is in the view
+                assert len(obs.tiles) == obs.concealed_counts[k]
+                for s in range(4):
+                    if s != k:
+                        assert all(not m.is_concealed for m in obs.melds[s])
+            pending = g.to_act()
+            g.step({s: rng.choice(legal) for s, legal in pending.items()})
+        for k in range(4):
+            for e in g.events:
+                f = filter_event(e, k)
+                if f is None:
+                    assert e.type == "act" and e.seat != k
+                    continue
+                assert "hands" not in f.data and "wall" not in f.data and "seed" not in f.data
+                if f.type in ("draw", "concealed_kong") and f.seat != k:
+                    assert f.data["tile"] is None
+            assert all(e.type != "act" or e.seat == k for e in g.events_for(k))
+
+
+def test_same_seed_same_hand_different_seed_differs() -> None:
+    a, b, c = (sm.Game(sm.Rules(), s) for s in (3, 3, 4))
+    assert a.events == b.events
+    assert a.events[0].data["hands"] != c.events[0].data["hands"]
