@@ -14,6 +14,23 @@ from sichuan_mahjong.game import (
     Payment,
     Settlement,
 )
+from sichuan_mahjong.hand.analysis import (
+    NO_WIN,
+    DiscardChoice,
+    HandSizeError,
+    Improvement,
+    improvements,
+    is_winning,
+    is_winning_keys,
+    shanten,
+    shanten_batch,
+    shanten_keys,
+    shanten_seven_pairs,
+    shanten_standard,
+    useful_tiles,
+    waits,
+    waits_counts,
+)
 from sichuan_mahjong.hand.melds import Meld, MeldKind, MeldParseError
 from sichuan_mahjong.rules import PRESETS, Rules, RulesError
 from sichuan_mahjong.scoring import NotWinningError, Pattern, Score, score_hand, value_of_ready_hand
@@ -30,13 +47,17 @@ from sichuan_mahjong.tiles import (
 
 __all__ = [
     "ALL_TILES",
+    "NO_WIN",
     "NUM_ACTIONS",
     "PRESETS",
     "Action",
     "ActionKind",
+    "DiscardChoice",
     "Event",
     "Game",
+    "HandSizeError",
     "IllegalActionError",
+    "Improvement",
     "Meld",
     "MeldKind",
     "MeldParseError",
@@ -53,8 +74,19 @@ __all__ = [
     "TooManyCopiesError",
     "counts_of",
     "format_tiles",
+    "improvements",
+    "is_winning",
+    "is_winning_keys",
     "parse_tiles",
     "score_hand",
+    "shanten",
+    "shanten_batch",
+    "shanten_keys",
+    "shanten_seven_pairs",
+    "shanten_standard",
     "suit_keys",
+    "useful_tiles",
     "value_of_ready_hand",
+    "waits",
+    "waits_counts",
 ]

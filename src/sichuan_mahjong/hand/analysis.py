@@ -1,0 +1,461 @@
+"""Hand analysis: is_winning, shanten, waits and useful tiles, all under 缺一门 (RULES.md R3.1).
+
+Two doors onto the same tables (``tables.py``):
+
+* the **tile-list API** (``shanten``, ``is_winning``, ``waits``, ``useful_tiles``, ``improvements``) takes the
+  concealed tiles (Tiles, indices, notation strings, or one string like ``"123m456p"``) and the player's melds,
+  checks sizes and copies, and answers with :class:`Tile` values;
+* the **int API** (``shanten_keys``, ``is_winning_keys``, ``waits_counts``, ``shanten_batch``) takes the three
+  per-suit base-5 keys of the concealed tiles (or 27 counts), the number of melds and a bitmask of the suits
+  that hold a meld. It converts and checks nothing: the engine and bots keep keys up to date as tiles move, and
+  call it in hot loops.
+
+How 缺一门 enters: a hand wins only with all tiles, concealed and melded, in at most two suits. So shanten is the
+least over the void suit v (one without a meld; or the declared void under 定缺) of the distance of the two kept
+suits to four sets minus melds plus a pair (or, with no melds, seven pairs), the void suit's concealed tiles
+counting as dead. shanten = that distance - 1, so -1 is complete and 0 ready. A four of a kind counts as two
+pairs (龙七对). Melds in all three suits can never win: shanten :data:`NO_WIN`.
+
+Copies: the tables never plan a fifth copy of a tile within the concealed hand. Copies sitting in melds are
+not known to the keys, so ``shanten`` can be 0 while ``waits`` is empty when every wait is held in a pung;
+``waits``, ``useful_tiles`` and ``improvements`` do exclude tiles of which the concealed hand and melds hold four.
+
+>>> shanten("123m456m789m123p5p")
+0
+>>> [str(t) for t in waits("123m456m789m123p5p")]
+['5p']
+>>> is_winning("1122m3344m5566m77p")
+True
+>>> is_winning("123m456p789s123m55m")  # three suits: never a win
+False
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from operator import attrgetter
+from typing import Final
+
+import numpy as np
+import numpy.typing as npt
+
+from sichuan_mahjong.hand import tables as _tables
+from sichuan_mahjong.hand.melds import Meld
+from sichuan_mahjong.tiles import (
+    NUM_KINDS,
+    SUITS,
+    Tile,
+    TileLike,
+    TooManyCopiesError,
+    format_tiles,
+    parse_tiles,
+    to_index,
+)
+
+__all__ = [
+    "NO_WIN",
+    "DiscardChoice",
+    "HandSizeError",
+    "Improvement",
+    "improvements",
+    "is_winning",
+    "is_winning_keys",
+    "shanten",
+    "shanten_batch",
+    "shanten_keys",
+    "shanten_seven_pairs",
+    "shanten_standard",
+    "useful_tiles",
+    "waits",
+    "waits_counts",
+]
+
+#: Shanten of a hand that can never win (melds in all three suits, or the declared void holds a meld).
+NO_WIN: Final = _tables.DISTANCE_CAP - 1
+
+_ROW: Final = _tables.ROW
+_COL: Final = _tables.COL
+_COMB: Final = _tables.COMBINED
+_STD: Final = _tables.STANDARD
+_SEVEN: Final = _tables.SEVEN_PAIRS
+_CAP: Final = _tables.DISTANCE_CAP
+_KEY_SPACE: Final = _tables.KEY_SPACE
+_POW5: Final = tuple(5**r for r in range(9))
+# Tile index -> its suit key weight, shifted into a 24-bit field per suit, so one sum packs all three keys.
+_FIELD: Final = 24
+_MASK: Final = (1 << _FIELD) - 1
+_WEIGHT: Final = tuple(_POW5[i % 9] << (_FIELD * (i // 9)) for i in range(NUM_KINDS))
+_WEIGHT_OF_INT: Final = dict(enumerate(_WEIGHT))
+_INDEX: Final = attrgetter("index")
+# Tiles held in each suit key: a fifth copy carries into the next digit and makes the sum come out short.
+_DIGIT_SUM: Final = _tables.digit_sums().astype(np.uint8).tobytes()
+# Kept suits (a, b) for each void suit v.
+_KEPT: Final = ((1, 2), (0, 2), (0, 1))
+
+
+class HandSizeError(ValueError):
+    """The concealed hand has the wrong number of tiles for its melds (14 - 3k to win, 13 - 3k to wait)."""
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardChoice:
+    """One possible discard of a 14 - 3k hand: the shanten left and the tiles that would then lower it.
+
+    ``useful`` pairs each such tile with how many copies are still unseen by the player; ``total`` sums them.
+    """
+
+    discard: Tile
+    shanten: int
+    useful: tuple[tuple[Tile, int], ...]
+    total: int
+
+    def __str__(self) -> str:
+        tiles = format_tiles(t for t, _ in self.useful)
+        return f"discard {self.discard}: shanten {self.shanten}, {self.total} useful ({tiles or '-'})"
+
+
+@dataclass(frozen=True, slots=True)
+class Improvement:
+    """A 13 - 3k hand's shanten and the tiles that would lower it, with unseen copies (ukeire)."""
+
+    shanten: int
+    useful: tuple[tuple[Tile, int], ...]
+    total: int
+
+    def __str__(self) -> str:
+        tiles = format_tiles(t for t, _ in self.useful)
+        return f"shanten {self.shanten}, {self.total} useful ({tiles or '-'})"
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Int API: keys in, ints out, no checks.
+
+
+def _distance(table: bytes, k0: int, k1: int, k2: int, n_melds: int, meld_suits: int, void: int) -> int:
+    """Least distance over the void choices allowed by ``meld_suits`` and ``void``."""
+    keys = (k0, k1, k2)
+    best = _CAP
+    for v in range(3):
+        if meld_suits >> v & 1 or (void >= 0 and v != void):
+            continue
+        a, b = _KEPT[v]
+        d = table[_ROW[keys[a]] + _COL[keys[b]] + n_melds]
+        best = min(best, d)
+    return best
+
+
+def shanten_keys(keys: Sequence[int], n_melds: int, meld_suits: int = 0, void: int = -1) -> int:
+    """Shanten of the concealed suit keys with ``n_melds`` melds; standard form and seven pairs, 缺一门.
+
+    ``meld_suits`` has bit ``1 << s`` set for each suit s holding a meld (such a suit cannot be the void);
+    ``void`` forces the void suit (定缺) or is -1 to take the best choice.
+    """
+    k0, k1, k2 = keys
+    if not meld_suits and void < 0:
+        r0 = _ROW[k0]
+        c2 = _COL[k2]
+        # Comparisons, not min(): a builtin call costs more than the three lookups together.
+        x = _COMB[r0 + _COL[k1] + n_melds]
+        y = _COMB[r0 + c2 + n_melds]
+        if y < x:  # noqa: PLR1730
+            x = y
+        y = _COMB[_ROW[k1] + c2 + n_melds]
+        if y < x:  # noqa: PLR1730
+            x = y
+        return x - 1
+    return _distance(_COMB, k0, k1, k2, n_melds, meld_suits, void) - 1
+
+
+def is_winning_keys(keys: Sequence[int], n_melds: int, meld_suits: int = 0, void: int = -1) -> bool:
+    """Whether the concealed suit keys (14 - 3 * n_melds tiles) with the melds form a winning hand."""
+    k0, k1, k2 = keys
+    if not meld_suits and void < 0:
+        r0 = _ROW[k0]
+        c2 = _COL[k2]
+        return not (_COMB[r0 + _COL[k1] + n_melds] and _COMB[r0 + c2 + n_melds] and _COMB[_ROW[k1] + c2 + n_melds])
+    return _distance(_COMB, k0, k1, k2, n_melds, meld_suits, void) == 0
+
+
+def waits_counts(
+    counts: Sequence[int],
+    n_melds: int,
+    meld_suits: int = 0,
+    void: int = -1,
+    meld_counts: Sequence[int] | None = None,
+) -> list[int]:
+    """Tile indices that complete the 13 - 3k concealed ``counts``, ascending.
+
+    A tile of which the concealed hand plus ``meld_counts`` (tiles in melds) already hold four is never a wait.
+    """
+    keys = [
+        sum(counts[r] * _POW5[r] for r in range(9)),
+        sum(counts[9 + r] * _POW5[r] for r in range(9)),
+        sum(counts[18 + r] * _POW5[r] for r in range(9)),
+    ]
+    out: list[int] = []
+    for tile in range(NUM_KINDS):
+        held = counts[tile] + (meld_counts[tile] if meld_counts is not None else 0)
+        if held >= 4:
+            continue
+        suit = tile // 9
+        keys[suit] += _POW5[tile % 9]
+        if is_winning_keys(keys, n_melds, meld_suits, void):
+            out.append(tile)
+        keys[suit] -= _POW5[tile % 9]
+    return out
+
+
+IntArray = npt.NDArray[np.integer]
+
+
+def shanten_batch(
+    keys: npt.ArrayLike,
+    n_melds: int | npt.ArrayLike = 0,
+    meld_suits: int | npt.ArrayLike = 0,
+    void: int | npt.ArrayLike = -1,
+) -> npt.NDArray[np.int8]:
+    """Shanten of many hands at once: ``keys`` shape (N, 3); the other arguments scalars or shape (N,).
+
+    Same meaning as :func:`shanten_keys` (seven pairs where ``n_melds == 0``); returns int8 of shape (N,).
+    """
+    k = np.asarray(keys)
+    if k.ndim != 2 or k.shape[1] != 3:
+        raise ValueError(f"keys must have shape (N, 3), got {k.shape}")
+    cls = _tables.SUIT_CLASS[k]
+    row = cls.astype(np.int32)
+    row *= _tables.N_CLASSES * 5
+    col = cls.astype(np.int32)
+    col *= 5
+    n = np.asarray(n_melds, dtype=np.int32)
+    table = _tables.COMBINED_NP
+    ms = np.asarray(meld_suits)
+    vd = np.asarray(void)
+    restricted = bool(ms.any()) or bool((vd >= 0).any())
+    best: npt.NDArray[np.uint8] | None = None
+    for v, (a, b) in enumerate(_KEPT):
+        idx = row[:, a] + col[:, b]
+        idx += n
+        d = table[idx]
+        if restricted:
+            barred = ((ms >> v) & 1).astype(bool) | ((vd >= 0) & (vd != v))
+            d = np.where(barred, np.uint8(_CAP), d)
+        best = d if best is None else np.minimum(best, d, out=best)
+    assert best is not None
+    out = best.astype(np.int8)
+    out -= 1
+    return out
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Tile-list API: conversion and checks at the edge.
+
+
+def _pack(tiles: Iterable[TileLike] | str) -> tuple[int, int, int, int]:
+    """The three suit keys and the tile count, raising on bad tiles or a fifth copy."""
+    if isinstance(tiles, str):
+        tiles = parse_tiles(tiles)
+    elif not isinstance(tiles, list | tuple):
+        tiles = list(tiles)
+    try:
+        packed = sum(map(_WEIGHT.__getitem__, map(_INDEX, tiles)))
+    except (AttributeError, TypeError):  # not all Tiles (a str has an .index method, hence TypeError)
+        try:
+            packed = sum(map(_WEIGHT_OF_INT.__getitem__, tiles))
+        except (KeyError, TypeError):
+            packed = sum(_WEIGHT[to_index(t)] for t in tiles)
+    k0 = packed & _MASK
+    k1 = (packed >> _FIELD) & _MASK
+    k2 = packed >> (2 * _FIELD)
+    n = len(tiles)
+    if (
+        k0 >= _KEY_SPACE
+        or k1 >= _KEY_SPACE
+        or k2 >= _KEY_SPACE
+        or _DIGIT_SUM[k0] + _DIGIT_SUM[k1] + _DIGIT_SUM[k2] != n
+    ):
+        counts = [0] * NUM_KINDS
+        for t in tiles:
+            counts[to_index(t)] += 1
+        over = [Tile(i) for i, c in enumerate(counts) if c > 4]
+        raise TooManyCopiesError(f"more than four copies of {format_tiles(over)} in the concealed hand")
+    return k0, k1, k2, n
+
+
+def _meld_info(melds: Sequence[Meld], keys: tuple[int, int, int]) -> tuple[int, list[int] | None]:
+    """Bitmask of suits with melds and the 27 meld counts; checks copies against the concealed keys."""
+    if not melds:
+        return 0, None
+    if len(melds) > 4:
+        raise HandSizeError(f"at most four melds, got {len(melds)}")
+    suits = 0
+    counts = [0] * NUM_KINDS
+    for meld in melds:
+        counts[meld.tile_index] += meld.size
+        suits |= 1 << (meld.tile_index // 9)
+    for tile, c in enumerate(counts):
+        if c:
+            held = keys[tile // 9] // _POW5[tile % 9] % 5
+            if c + held > 4:
+                raise TooManyCopiesError(f"{Tile(tile)}: {c} in melds and {held} concealed, more than four copies")
+    return suits, counts
+
+
+def _void_index(void: int | str | None) -> int:
+    if void is None:
+        return -1
+    if isinstance(void, str):
+        if void not in SUITS or len(void) != 1:
+            raise ValueError(f"void must be one of m, p, s, got {void!r}")
+        return SUITS.index(void)
+    if void not in (0, 1, 2):
+        raise ValueError(f"void must be 0, 1 or 2 (m, p, s), got {void}")
+    return void
+
+
+def _check_size(what: str, n: int, n_melds: int, allowed: tuple[int, ...]) -> None:
+    sizes = [a - 3 * n_melds for a in allowed]
+    if n not in sizes:
+        want = " or ".join(str(s) for s in sizes)
+        raise HandSizeError(
+            f"{what} needs {want} concealed tiles with {n_melds} meld{'s' if n_melds != 1 else ''}, got {n}"
+        )
+
+
+def _prepare(
+    what: str, tiles: Iterable[TileLike] | str, melds: Sequence[Meld], allowed: tuple[int, ...]
+) -> tuple[tuple[int, int, int], int, list[int] | None]:
+    k0, k1, k2, n = _pack(tiles)
+    keys = (k0, k1, k2)
+    meld_suits, meld_counts = _meld_info(melds, keys)
+    _check_size(what, n, len(melds), allowed)
+    return keys, meld_suits, meld_counts
+
+
+def shanten(tiles: Iterable[TileLike] | str, melds: Sequence[Meld] = (), *, void: int | str | None = None) -> int:
+    """Shanten of a 13 - 3k or 14 - 3k concealed hand with k melds: -1 complete, 0 ready, ... (缺一门 applied).
+
+    The least of the standard form and (without melds) seven pairs. ``void`` forces the void suit (定缺).
+    """
+    keys, meld_suits, _ = _prepare("shanten", tiles, melds, (13, 14))
+    return shanten_keys(keys, len(melds), meld_suits, _void_index(void))
+
+
+def shanten_standard(
+    tiles: Iterable[TileLike] | str, melds: Sequence[Meld] = (), *, void: int | str | None = None
+) -> int:
+    """Shanten towards four sets and a pair only (melds count as sets)."""
+    keys, meld_suits, _ = _prepare("shanten_standard", tiles, melds, (13, 14))
+    return _distance(_STD, *keys, len(melds), meld_suits, _void_index(void)) - 1
+
+
+def shanten_seven_pairs(
+    tiles: Iterable[TileLike] | str, melds: Sequence[Meld] = (), *, void: int | str | None = None
+) -> int:
+    """Shanten towards seven pairs (a four of a kind is two pairs); :data:`NO_WIN` once there is any meld."""
+    keys, meld_suits, _ = _prepare("shanten_seven_pairs", tiles, melds, (13, 14))
+    if melds:
+        return NO_WIN
+    return _distance(_SEVEN, *keys, 0, meld_suits, _void_index(void)) - 1
+
+
+def is_winning(tiles: Iterable[TileLike] | str, melds: Sequence[Meld] = (), *, void: int | str | None = None) -> bool:
+    """Whether 14 - 3k concealed tiles and k melds win: four sets and a pair or seven pairs, at most two suits."""
+    keys, meld_suits, _ = _prepare("is_winning", tiles, melds, (14,))
+    return is_winning_keys(keys, len(melds), meld_suits, _void_index(void))
+
+
+def waits(tiles: Iterable[TileLike] | str, melds: Sequence[Meld] = (), *, void: int | str | None = None) -> list[Tile]:
+    """The tiles that complete a 13 - 3k concealed hand, ascending; never one the player holds all four of."""
+    keys, meld_suits, meld_counts = _prepare("waits", tiles, melds, (13,))
+    counts = _counts_of_keys(keys)
+    return [Tile(i) for i in waits_counts(counts, len(melds), meld_suits, _void_index(void), meld_counts)]
+
+
+def _counts_of_keys(keys: tuple[int, int, int]) -> list[int]:
+    return [keys[i // 9] // _POW5[i % 9] % 5 for i in range(NUM_KINDS)]
+
+
+def _useful(
+    keys: list[int],
+    counts: list[int],
+    n_melds: int,
+    meld_suits: int,
+    void: int,
+    meld_counts: list[int] | None,
+    seen: list[int],
+) -> tuple[int, tuple[tuple[Tile, int], ...], int]:
+    """Shanten of a 13 - 3k hand and each drawable tile that lowers it, with its unseen copies."""
+    current = shanten_keys(keys, n_melds, meld_suits, void)
+    useful: list[tuple[Tile, int]] = []
+    total = 0
+    for tile in range(NUM_KINDS):
+        own = counts[tile] + (meld_counts[tile] if meld_counts is not None else 0)
+        if own >= 4:
+            continue
+        suit = tile // 9
+        keys[suit] += _POW5[tile % 9]
+        if shanten_keys(keys, n_melds, meld_suits, void) < current:
+            left = max(0, 4 - own - seen[tile])
+            useful.append((Tile(tile), left))
+            total += left
+        keys[suit] -= _POW5[tile % 9]
+    return current, tuple(useful), total
+
+
+def useful_tiles(
+    tiles: Iterable[TileLike] | str,
+    melds: Sequence[Meld] = (),
+    seen: Iterable[TileLike] = (),
+    *,
+    void: int | str | None = None,
+) -> list[DiscardChoice]:
+    """For each distinct discard of a 14 - 3k hand: the shanten left and the tiles that would lower it (ukeire).
+
+    The count beside each tile is how many copies the player has not seen: 4 minus his own concealed copies
+    (after the discard), those in his melds and those in ``seen`` (discards and others' melds), at least 0.
+    Best first: lowest shanten, then most useful tiles, then the lower tile.
+    """
+    keys_t, meld_suits, meld_counts = _prepare("useful_tiles", tiles, melds, (14,))
+    seen_counts = _seen_counts(seen)
+    v = _void_index(void)
+    counts = _counts_of_keys(keys_t)
+    keys = list(keys_t)
+    choices: list[DiscardChoice] = []
+    for discard in range(NUM_KINDS):
+        if not counts[discard]:
+            continue
+        suit = discard // 9
+        keys[suit] -= _POW5[discard % 9]
+        counts[discard] -= 1
+        sh, useful, total = _useful(keys, counts, len(melds), meld_suits, v, meld_counts, seen_counts)
+        choices.append(DiscardChoice(Tile(discard), sh, useful, total))
+        counts[discard] += 1
+        keys[suit] += _POW5[discard % 9]
+    choices.sort(key=lambda c: (c.shanten, -c.total, c.discard.index))
+    return choices
+
+
+def improvements(
+    tiles: Iterable[TileLike] | str,
+    melds: Sequence[Meld] = (),
+    seen: Iterable[TileLike] = (),
+    *,
+    void: int | str | None = None,
+) -> Improvement:
+    """Shanten of a 13 - 3k hand and the tiles that would lower it, with unseen copies as in useful_tiles."""
+    keys_t, meld_suits, meld_counts = _prepare("improvements", tiles, melds, (13,))
+    counts = _counts_of_keys(keys_t)
+    sh, useful, total = _useful(
+        list(keys_t), counts, len(melds), meld_suits, _void_index(void), meld_counts, _seen_counts(seen)
+    )
+    return Improvement(sh, useful, total)
+
+
+def _seen_counts(seen: Iterable[TileLike]) -> list[int]:
+    if isinstance(seen, str):
+        seen = parse_tiles(seen, max_copies=None)
+    counts = [0] * NUM_KINDS
+    for t in seen:
+        counts[to_index(t)] += 1
+    return counts
