@@ -33,6 +33,7 @@ from sichuan_mahjong.game.events import TILE_TEXT, Event, tiles_text
 from sichuan_mahjong.game.settlement import (
     KongRecord,
     Ledger,
+    Payment,
     Settlement,
     WinRecord,
     end_of_wall_payments,
@@ -479,6 +480,11 @@ class Game:
     def deltas(self) -> tuple[int, ...]:
         """Money moved so far in this hand, per seat."""
         return tuple(self._ledger.deltas)
+
+    @property
+    def payments(self) -> tuple[Payment, ...]:
+        """Every payment so far in this hand, in order (public, as in the views' scores)."""
+        return tuple(self._ledger.payments)
 
     def step(self, answers: Mapping[int, Action | str]) -> None:
         """Take the answers of every seat :meth:`to_act` asked. Invalid input raises and changes nothing."""
