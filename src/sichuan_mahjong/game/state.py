@@ -517,10 +517,11 @@ class Game:
         for s, raw in answers.items():
             a = Action.parse(raw) if isinstance(raw, str) else raw
             if s not in self._pending:
+                what = self._describe(s, a)
+                if self._phase == "claim" and a.kind in (ActionKind.PUNG, ActionKind.KONG, ActionKind.HU):
+                    raise IllegalActionError(f"seat {s} cannot {what}: {self._why(s, a)}")
                 asked = ", ".join(map(str, sorted(self._pending)))
-                raise IllegalActionError(
-                    f"seat {s} cannot {self._describe(s, a)}: it is not asked now (asked: {asked})"
-                )
+                raise IllegalActionError(f"seat {s} cannot {what}: it is not asked now (asked: {asked})")
             if a not in self._pending[s]:
                 raise IllegalActionError(f"seat {s} cannot {self._describe(s, a)}: {self._why(s, a)}")
             chosen[s] = a
@@ -539,7 +540,7 @@ class Game:
         """A human reason why a is not legal for s now (the error message's tail)."""
         kind = a.kind
         phase = self._phase
-        legal = self._pending[s]
+        legal = self._pending.get(s, [])
         c = self._counts[s]
         if legal == [HU]:
             return "后4张必胡 (R9.2): with four tiles or fewer left in the wall a ready player must win"
