@@ -42,6 +42,20 @@ def _play(rules: sm.Rules, seed: int, *, checks: bool) -> sm.Game:
     return g
 
 
+def _check_r8_4(g: sm.Game) -> None:
+    """R8.4: once a seat has won it neither pays nor collects (kong refunds at the end excepted)."""
+    won: set[int] = set()
+    for e in g.events:
+        if e.type == "win":
+            if g.rules.bloody:
+                assert e.seat not in won
+            won.add(e.seat)
+        elif e.type == "payment" and not e.data["reason"].startswith("R6.5") and g.rules.bloody:
+            assert e.data["payer"] not in won, e
+            if not e.data["reason"].startswith(("R8", "R10 kong_shot", "R10 kong_flower")):
+                assert e.data["payee"] not in won, e  # a win's own payments go to the winner just recorded
+
+
 @pytest.mark.parametrize("preset", PRESET_NAMES)
 def test_random_play_conserves_tiles_and_money(preset: str) -> None:
     for seed in range(8):
