@@ -303,6 +303,7 @@ def test_r7_every_one_suit_winning_hand_through_tile_list() -> None:
 def test_random_hands_match_oracle() -> None:
     rng = random.Random(20240611)
     checked = 0
+    ready: list[tuple[list[int], list[int], int, int, int, list[int]]] = []
     for counts, melds, void in random_hands(rng, 6000):
         tiles = tiles_of_counts(counts)
         n = len(melds)
@@ -328,10 +329,14 @@ def test_random_hands_match_oracle() -> None:
                         expected_waits.append(Tile(t))
                     counts[t] -= 1
             assert sm.waits(tiles, melds, void=v) == expected_waits, (tiles, melds, void)
+            ready.append((counts, held, n, meld_suits, void, [t.index for t in expected_waits]))
             if not melds:
                 assert bool(expected_waits) == (expect == 0)
         checked += 1
     assert checked == 6000
+    counts_n, held_n, n_n, ms_n, void_n, expected = (list(x) for x in zip(*ready, strict=True))
+    got = sm.waits_batch(np.array(counts_n), np.array(n_n), np.array(ms_n), np.array(void_n), np.array(held_n))
+    assert [np.flatnonzero(row).tolist() for row in got] == expected
 
 
 def test_random_improvements_match_oracle() -> None:

@@ -29,6 +29,7 @@ from sichuan_mahjong.hand.analysis import (
     shanten_standard,
     useful_tiles,
     waits,
+    waits_batch,
     waits_counts,
 )
 from sichuan_mahjong.hand.melds import Meld, MeldKind, MeldParseError
@@ -88,5 +89,6 @@ __all__ = [
     "useful_tiles",
     "value_of_ready_hand",
     "waits",
+    "waits_batch",
     "waits_counts",
 ]

@@ -15,6 +15,7 @@ from sichuan_mahjong.hand.analysis import (
     shanten_standard,
     useful_tiles,
     waits,
+    waits_batch,
     waits_counts,
 )
 from sichuan_mahjong.hand.melds import Meld, MeldKind, MeldParseError
@@ -37,5 +38,6 @@ __all__ = [
     "shanten_standard",
     "useful_tiles",
     "waits",
+    "waits_batch",
     "waits_counts",
 ]

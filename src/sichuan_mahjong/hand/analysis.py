@@ -34,8 +34,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from operator import attrgetter
-from typing import Final
+from operator import mul
+from typing import Final, NoReturn
 
 import numpy as np
 import numpy.typing as npt
@@ -68,6 +68,7 @@ __all__ = [
     "shanten_standard",
     "useful_tiles",
     "waits",
+    "waits_batch",
     "waits_counts",
 ]
 
@@ -87,9 +88,9 @@ _FIELD: Final = 24
 _MASK: Final = (1 << _FIELD) - 1
 _WEIGHT: Final = tuple(_POW5[i % 9] << (_FIELD * (i // 9)) for i in range(NUM_KINDS))
 _WEIGHT_OF_INT: Final = dict(enumerate(_WEIGHT))
-_INDEX: Final = attrgetter("index")
 # Tiles held in each suit key: a fifth copy carries into the next digit and makes the sum come out short.
-_DIGIT_SUM: Final = _tables.digit_sums().astype(np.uint8).tobytes()
+_DS: Final = _tables.digit_sums().astype(np.uint8).tobytes()
+_FIELD2: Final = 2 * _FIELD
 # Kept suits (a, b) for each void suit v.
 _KEPT: Final = ((1, 2), (0, 2), (0, 1))
 
@@ -187,22 +188,74 @@ def waits_counts(
     """Tile indices that complete the 13 - 3k concealed ``counts``, ascending.
 
     A tile of which the concealed hand plus ``meld_counts`` (tiles in melds) already hold four is never a wait.
+    Only tiles within two ranks of a held tile of their suit are tried: a winning tile joins a pair, a pung or
+    a chow with tiles already held.
     """
     keys = [
-        sum(counts[r] * _POW5[r] for r in range(9)),
-        sum(counts[9 + r] * _POW5[r] for r in range(9)),
-        sum(counts[18 + r] * _POW5[r] for r in range(9)),
+        sum(map(mul, counts[0:9], _POW5)),
+        sum(map(mul, counts[9:18], _POW5)),
+        sum(map(mul, counts[18:27], _POW5)),
     ]
     out: list[int] = []
-    for tile in range(NUM_KINDS):
-        held = counts[tile] + (meld_counts[tile] if meld_counts is not None else 0)
-        if held >= 4:
+    for suit in range(3):
+        base = 9 * suit
+        near = 0
+        for r in range(9):
+            if counts[base + r]:
+                near |= 0b11111 << r  # ranks r - 2 .. r + 2, shifted up by 2
+        if not near:
             continue
-        suit = tile // 9
-        keys[suit] += _POW5[tile % 9]
-        if is_winning_keys(keys, n_melds, meld_suits, void):
-            out.append(tile)
-        keys[suit] -= _POW5[tile % 9]
+        key = keys[suit]
+        for r in range(9):
+            tile = base + r
+            if not near >> (r + 2) & 1:
+                continue
+            if counts[tile] + (meld_counts[tile] if meld_counts is not None else 0) >= 4:
+                continue
+            keys[suit] = key + _POW5[r]
+            if is_winning_keys(keys, n_melds, meld_suits, void):
+                out.append(tile)
+        keys[suit] = key
+    return out
+
+
+def waits_batch(
+    counts: npt.ArrayLike,
+    n_melds: int | npt.ArrayLike = 0,
+    meld_suits: int | npt.ArrayLike = 0,
+    void: int | npt.ArrayLike = -1,
+    meld_counts: npt.ArrayLike | None = None,
+) -> npt.NDArray[np.bool_]:
+    """Waits of many 13 - 3k hands at once: ``counts`` shape (N, 27) -> bool (N, 27), True where the tile wins.
+
+    Other arguments as in :func:`waits_counts`, scalars or one value per hand (``meld_counts`` shape (N, 27)).
+    """
+    c = np.asarray(counts, dtype=np.int64)
+    if c.ndim != 2 or c.shape[1] != NUM_KINDS:
+        raise ValueError(f"counts must have shape (N, 27), got {c.shape}")
+    keys = c.reshape(-1, 3, 9) @ np.array(_POW5, dtype=np.int64)
+    cls = _tables.SUIT_CLASS[keys].astype(np.int32)
+    n = np.asarray(n_melds, dtype=np.int32)
+    ms = np.asarray(meld_suits)
+    vd = np.asarray(void)
+    held = c if meld_counts is None else c + np.asarray(meld_counts, dtype=np.int64)
+    allowed = [~((ms >> v) & 1).astype(bool) & ((vd < 0) | (vd == v)) for v in range(3)]
+    table = _tables.COMBINED_NP
+    width = _tables.N_CLASSES * 5
+    out = np.zeros(c.shape, dtype=bool)
+    for suit in range(3):
+        for r in range(9):
+            tile = 9 * suit + r
+            room = c[:, tile] < 4
+            grown = _tables.SUIT_CLASS[np.where(room, keys[:, suit] + _POW5[r], keys[:, suit])].astype(np.int32)
+            win = np.zeros(len(c), dtype=bool)
+            for v in range(3):
+                if v == suit:
+                    continue  # a tile of the void suit is dead: it cannot complete the hand
+                other = 3 - suit - v
+                a, b = (grown, cls[:, other]) if suit < other else (cls[:, other], grown)
+                win |= (table[a * width + b * 5 + n] == 0) & allowed[v]
+            out[:, tile] = win & (held[:, tile] < 4)
     return out
 
 
@@ -251,34 +304,52 @@ def shanten_batch(
 # Tile-list API: conversion and checks at the edge.
 
 
-def _pack(tiles: Iterable[TileLike] | str) -> tuple[int, int, int, int]:
-    """The three suit keys and the tile count, raising on bad tiles or a fifth copy."""
+def _as_sequence(tiles: Iterable[TileLike] | str) -> Sequence[TileLike]:
     if isinstance(tiles, str):
-        tiles = parse_tiles(tiles)
-    elif not isinstance(tiles, list | tuple):
-        tiles = list(tiles)
+        return parse_tiles(tiles)
+    return list(tiles)
+
+
+def _packed(tiles: Sequence[TileLike]) -> int:
+    """The three suit keys packed in 24-bit fields, for any mix of Tiles, indices and notation."""
+    packed = 0
     try:
-        packed = sum(map(_WEIGHT.__getitem__, map(_INDEX, tiles)))
+        for t in tiles:
+            packed += _WEIGHT_OF_INT[t]  # type: ignore[index]
+    except (KeyError, TypeError):
+        packed = 0
+        for t in tiles:
+            packed += _WEIGHT[to_index(t)]
+    return packed
+
+
+def _raise_copies(tiles: Sequence[TileLike]) -> NoReturn:
+    counts = [0] * NUM_KINDS
+    for t in tiles:
+        counts[to_index(t)] += 1
+    over = [Tile(i) for i, c in enumerate(counts) if c > 4]
+    raise TooManyCopiesError(f"more than four copies of {format_tiles(over)} in the concealed hand")
+
+
+def _pack(tiles: Iterable[TileLike] | str) -> tuple[int, int, int, int]:
+    """The three suit keys and the tile count, raising on bad tiles or a fifth copy.
+
+    The hot functions (shanten, is_winning) inline this; keep them in step.
+    """
+    if type(tiles) is not list and type(tiles) is not tuple:
+        tiles = _as_sequence(tiles)
+    packed = 0
+    try:
+        for t in tiles:
+            packed += _WEIGHT[t.index]  # type: ignore[union-attr,index]
     except (AttributeError, TypeError):  # not all Tiles (a str has an .index method, hence TypeError)
-        try:
-            packed = sum(map(_WEIGHT_OF_INT.__getitem__, tiles))
-        except (KeyError, TypeError):
-            packed = sum(_WEIGHT[to_index(t)] for t in tiles)
+        packed = _packed(tiles)
     k0 = packed & _MASK
     k1 = (packed >> _FIELD) & _MASK
-    k2 = packed >> (2 * _FIELD)
+    k2 = packed >> _FIELD2
     n = len(tiles)
-    if (
-        k0 >= _KEY_SPACE
-        or k1 >= _KEY_SPACE
-        or k2 >= _KEY_SPACE
-        or _DIGIT_SUM[k0] + _DIGIT_SUM[k1] + _DIGIT_SUM[k2] != n
-    ):
-        counts = [0] * NUM_KINDS
-        for t in tiles:
-            counts[to_index(t)] += 1
-        over = [Tile(i) for i, c in enumerate(counts) if c > 4]
-        raise TooManyCopiesError(f"more than four copies of {format_tiles(over)} in the concealed hand")
+    if k0 >= _KEY_SPACE or k1 >= _KEY_SPACE or k2 >= _KEY_SPACE or _DS[k0] + _DS[k1] + _DS[k2] != n:
+        _raise_copies(tiles)
     return k0, k1, k2, n
 
 
@@ -314,12 +385,12 @@ def _void_index(void: int | str | None) -> int:
 
 
 def _check_size(what: str, n: int, n_melds: int, allowed: tuple[int, ...]) -> None:
-    sizes = [a - 3 * n_melds for a in allowed]
-    if n not in sizes:
-        want = " or ".join(str(s) for s in sizes)
-        raise HandSizeError(
-            f"{what} needs {want} concealed tiles with {n_melds} meld{'s' if n_melds != 1 else ''}, got {n}"
-        )
+    if n + 3 * n_melds in allowed and n_melds <= 4:
+        return
+    want = " or ".join(str(a - 3 * n_melds) for a in allowed)
+    raise HandSizeError(
+        f"{what} needs {want} concealed tiles with {n_melds} meld{'s' if n_melds != 1 else ''}, got {n}"
+    )
 
 
 def _prepare(
@@ -337,8 +408,37 @@ def shanten(tiles: Iterable[TileLike] | str, melds: Sequence[Meld] = (), *, void
 
     The least of the standard form and (without melds) seven pairs. ``void`` forces the void suit (定缺).
     """
-    keys, meld_suits, _ = _prepare("shanten", tiles, melds, (13, 14))
-    return shanten_keys(keys, len(melds), meld_suits, _void_index(void))
+    # _pack and shanten_keys inlined: this is the per-call path the benchmark holds to 50x `mahjong`.
+    if type(tiles) is not list and type(tiles) is not tuple:
+        tiles = _as_sequence(tiles)
+    packed = 0
+    try:
+        for t in tiles:
+            packed += _WEIGHT[t.index]  # type: ignore[union-attr,index]
+    except (AttributeError, TypeError):
+        packed = _packed(tiles)
+    k0 = packed & _MASK
+    k1 = (packed >> _FIELD) & _MASK
+    k2 = packed >> _FIELD2
+    n = len(tiles)
+    if k0 >= _KEY_SPACE or k1 >= _KEY_SPACE or k2 >= _KEY_SPACE or _DS[k0] + _DS[k1] + _DS[k2] != n:
+        _raise_copies(tiles)
+    if melds or void is not None:
+        meld_suits, _ = _meld_info(melds, (k0, k1, k2))
+        _check_size("shanten", n, len(melds), (13, 14))
+        return _distance(_COMB, k0, k1, k2, len(melds), meld_suits, _void_index(void)) - 1
+    if n not in (13, 14):
+        _check_size("shanten", n, 0, (13, 14))
+    r0 = _ROW[k0]
+    c2 = _COL[k2]
+    x = _COMB[r0 + _COL[k1]]
+    y = _COMB[r0 + c2]
+    if y < x:  # noqa: PLR1730
+        x = y
+    y = _COMB[_ROW[k1] + c2]
+    if y < x:  # noqa: PLR1730
+        x = y
+    return x - 1
 
 
 def shanten_standard(
@@ -361,8 +461,16 @@ def shanten_seven_pairs(
 
 def is_winning(tiles: Iterable[TileLike] | str, melds: Sequence[Meld] = (), *, void: int | str | None = None) -> bool:
     """Whether 14 - 3k concealed tiles and k melds win: four sets and a pair or seven pairs, at most two suits."""
-    keys, meld_suits, _ = _prepare("is_winning", tiles, melds, (14,))
-    return is_winning_keys(keys, len(melds), meld_suits, _void_index(void))
+    k0, k1, k2, n = _pack(tiles)
+    if melds or void is not None:
+        meld_suits, _ = _meld_info(melds, (k0, k1, k2))
+        _check_size("is_winning", n, len(melds), (14,))
+        return _distance(_COMB, k0, k1, k2, len(melds), meld_suits, _void_index(void)) == 0
+    if n != 14:
+        _check_size("is_winning", n, 0, (14,))
+    r0 = _ROW[k0]
+    c2 = _COL[k2]
+    return not (_COMB[r0 + _COL[k1]] and _COMB[r0 + c2] and _COMB[_ROW[k1] + c2])
 
 
 def waits(tiles: Iterable[TileLike] | str, melds: Sequence[Meld] = (), *, void: int | str | None = None) -> list[Tile]:
