@@ -836,8 +836,8 @@ class Game:
     def _ready_score(self, s: int) -> Score | None:
         void = self._voids[s]
         c = self._counts[s]
-        if void >= 0 and any(c[void * 9 : void * 9 + 9]):
-            return None
+        if (void >= 0 and any(c[void * 9 : void * 9 + 9])) or self._shanten(s) != 0:
+            return None  # the table answers "not ready" before any scoring
         return value_of_ready_hand(
             self._concealed(s),
             self._melds[s],
