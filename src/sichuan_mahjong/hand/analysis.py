@@ -81,7 +81,6 @@ _COMB: Final = _tables.COMBINED
 _STD: Final = _tables.STANDARD
 _SEVEN: Final = _tables.SEVEN_PAIRS
 _CAP: Final = _tables.DISTANCE_CAP
-_KEY_SPACE: Final = _tables.KEY_SPACE
 _POW5: Final = tuple(5**r for r in range(9))
 # Tile index -> its suit key weight, shifted into a 24-bit field per suit, so one sum packs all three keys.
 _FIELD: Final = 24
@@ -304,9 +303,9 @@ def shanten_batch(
 # Tile-list API: conversion and checks at the edge.
 
 
-def _as_sequence(tiles: Iterable[TileLike] | str) -> Sequence[TileLike]:
+def _as_sequence(tiles: Iterable[TileLike] | str) -> list[TileLike]:
     if isinstance(tiles, str):
-        return parse_tiles(tiles)
+        return list(parse_tiles(tiles))
     return list(tiles)
 
 
@@ -336,7 +335,7 @@ def _pack(tiles: Iterable[TileLike] | str) -> tuple[int, int, int, int]:
 
     The hot functions (shanten, is_winning) inline this; keep them in step.
     """
-    if type(tiles) is not list and type(tiles) is not tuple:
+    if type(tiles) is not list:
         tiles = _as_sequence(tiles)
     packed = 0
     try:
@@ -348,7 +347,10 @@ def _pack(tiles: Iterable[TileLike] | str) -> tuple[int, int, int, int]:
     k1 = (packed >> _FIELD) & _MASK
     k2 = packed >> _FIELD2
     n = len(tiles)
-    if k0 >= _KEY_SPACE or k1 >= _KEY_SPACE or k2 >= _KEY_SPACE or _DS[k0] + _DS[k1] + _DS[k2] != n:
+    try:  # a key past the table (IndexError) or short of tiles (a carry) means a fifth copy
+        if _DS[k0] + _DS[k1] + _DS[k2] != n:
+            _raise_copies(tiles)
+    except IndexError:
         _raise_copies(tiles)
     return k0, k1, k2, n
 
@@ -408,8 +410,8 @@ def shanten(tiles: Iterable[TileLike] | str, melds: Sequence[Meld] = (), *, void
 
     The least of the standard form and (without melds) seven pairs. ``void`` forces the void suit (定缺).
     """
-    # _pack and shanten_keys inlined: this is the per-call path the benchmark holds to 50x `mahjong`.
-    if type(tiles) is not list and type(tiles) is not tuple:
+    # _pack and shanten_keys inlined, constants written out: this is the per-call path held to 50x `mahjong`.
+    if type(tiles) is not list:
         tiles = _as_sequence(tiles)
     packed = 0
     try:
@@ -417,17 +419,20 @@ def shanten(tiles: Iterable[TileLike] | str, melds: Sequence[Meld] = (), *, void
             packed += _WEIGHT[t.index]  # type: ignore[union-attr,index]
     except (AttributeError, TypeError):
         packed = _packed(tiles)
-    k0 = packed & _MASK
-    k1 = (packed >> _FIELD) & _MASK
-    k2 = packed >> _FIELD2
+    k0 = packed & 0xFFFFFF
+    k1 = packed >> 24 & 0xFFFFFF
+    k2 = packed >> 48
     n = len(tiles)
-    if k0 >= _KEY_SPACE or k1 >= _KEY_SPACE or k2 >= _KEY_SPACE or _DS[k0] + _DS[k1] + _DS[k2] != n:
+    try:  # a key past the table (IndexError) or short of tiles (a carry) means a fifth copy
+        if _DS[k0] + _DS[k1] + _DS[k2] != n:
+            _raise_copies(tiles)
+    except IndexError:
         _raise_copies(tiles)
     if melds or void is not None:
         meld_suits, _ = _meld_info(melds, (k0, k1, k2))
         _check_size("shanten", n, len(melds), (13, 14))
         return _distance(_COMB, k0, k1, k2, len(melds), meld_suits, _void_index(void)) - 1
-    if n not in (13, 14):
+    if n != 14 and n != 13:  # noqa: PLR1714
         _check_size("shanten", n, 0, (13, 14))
     r0 = _ROW[k0]
     c2 = _COL[k2]
