@@ -1,0 +1,25 @@
+"""Bots behind one protocol, ``act(view, legal) -> action``, selectable by name.
+
+>>> from sichuan_mahjong.agents import make_agent, agent_names
+>>> agent_names()
+['random', 'efficient', 'expert']
+>>> make_agent("efficient", seed=1).name
+'efficient'
+"""
+
+from sichuan_mahjong.agents.base import AGENTS, Agent, UnknownAgentError, agent_names, make_agent, register
+from sichuan_mahjong.agents.efficient import EfficientAgent
+from sichuan_mahjong.agents.expert import ExpertAgent
+from sichuan_mahjong.agents.random_agent import RandomAgent
+
+__all__ = [
+    "AGENTS",
+    "Agent",
+    "EfficientAgent",
+    "ExpertAgent",
+    "RandomAgent",
+    "UnknownAgentError",
+    "agent_names",
+    "make_agent",
+    "register",
+]

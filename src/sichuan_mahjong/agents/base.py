@@ -1,0 +1,61 @@
+"""The bot protocol and the registry of bots by name.
+
+A bot sees exactly what a human at that seat would (``game.view(seat)``, RULES.md R12) plus the legal answers,
+and returns one of those answers. It never touches the game, so a bot is safe to run beside a server or a
+record, and a tournament can give it any seat.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Protocol, runtime_checkable
+
+from sichuan_mahjong.game.actions import Action
+from sichuan_mahjong.game.view import Observation
+
+__all__ = ["AGENTS", "Agent", "UnknownAgentError", "agent_names", "make_agent", "register"]
+
+
+@runtime_checkable
+class Agent(Protocol):
+    """Anything with a ``name`` and ``act(view, legal) -> one of legal``."""
+
+    name: str
+
+    def act(self, view: Observation, legal: Sequence[Action]) -> Action: ...
+
+
+class UnknownAgentError(ValueError):
+    """A bot name that is not registered."""
+
+
+AgentFactory = Callable[[int | None], Agent]
+#: Bot factories by name; each takes a seed (None: fresh entropy) and returns a new bot.
+AGENTS: dict[str, AgentFactory] = {}
+
+
+def register(name: str) -> Callable[[AgentFactory], AgentFactory]:
+    """Add a bot class (or any factory taking a seed) to the registry under ``name``."""
+
+    def add(factory: AgentFactory) -> AgentFactory:
+        AGENTS[name] = factory
+        return factory
+
+    return add
+
+
+#: The built-in tiers, weakest first; bots registered later follow in name order.
+_TIERS = ("random", "efficient", "expert")
+
+
+def agent_names() -> list[str]:
+    return sorted(AGENTS, key=lambda n: (_TIERS.index(n) if n in _TIERS else len(_TIERS), n))
+
+
+def make_agent(name: str, seed: int | None = None) -> Agent:
+    """A new bot by name (``random``, ``efficient``, ``expert``); its own ``random.Random(seed)``."""
+    try:
+        factory = AGENTS[name]
+    except KeyError:
+        raise UnknownAgentError(f"unknown bot {name!r}; bots: {', '.join(agent_names())}") from None
+    return factory(seed)
