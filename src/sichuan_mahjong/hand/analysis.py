@@ -43,6 +43,7 @@ import numpy.typing as npt
 from sichuan_mahjong.hand import tables as _tables
 from sichuan_mahjong.hand.melds import Meld
 from sichuan_mahjong.tiles import (
+    ALL_TILES,
     NUM_KINDS,
     SUITS,
     Tile,
@@ -482,7 +483,7 @@ def waits(tiles: Iterable[TileLike] | str, melds: Sequence[Meld] = (), *, void: 
     """The tiles that complete a 13 - 3k concealed hand, ascending; never one the player holds all four of."""
     keys, meld_suits, meld_counts = _prepare("waits", tiles, melds, (13,))
     counts = _counts_of_keys(keys)
-    return [Tile(i) for i in waits_counts(counts, len(melds), meld_suits, _void_index(void), meld_counts)]
+    return [ALL_TILES[i] for i in waits_counts(counts, len(melds), meld_suits, _void_index(void), meld_counts)]
 
 
 def _counts_of_keys(keys: tuple[int, int, int]) -> list[int]:
@@ -498,22 +499,42 @@ def _useful(
     meld_counts: list[int] | None,
     seen: list[int],
 ) -> tuple[int, tuple[tuple[Tile, int], ...], int]:
-    """Shanten of a 13 - 3k hand and each drawable tile that lowers it, with its unseen copies."""
-    current = shanten_keys(keys, n_melds, meld_suits, void)
+    """Shanten of a 13 - 3k hand and each drawable tile that lowers it, with its unseen copies.
+
+    A drawn tile changes one suit's key only, so per suit the other kept suit's half of the table index is
+    fixed, and the void choice that drops this suit keeps its distance: one or two lookups per tile.
+    """
+    allowed = [v for v in range(3) if not meld_suits >> v & 1 and (void < 0 or v == void)]
+    dist = {v: _COMB[_ROW[keys[_KEPT[v][0]]] + _COL[keys[_KEPT[v][1]]] + n_melds] for v in allowed}
+    current = min(dist.values(), default=_CAP)
     useful: list[tuple[Tile, int]] = []
     total = 0
-    for tile in range(NUM_KINDS):
-        own = counts[tile] + (meld_counts[tile] if meld_counts is not None else 0)
-        if own >= 4:
-            continue
-        suit = tile // 9
-        keys[suit] += _POW5[tile % 9]
-        if shanten_keys(keys, n_melds, meld_suits, void) < current:
-            left = max(0, 4 - own - seen[tile])
-            useful.append((Tile(tile), left))
-            total += left
-        keys[suit] -= _POW5[tile % 9]
-    return current, tuple(useful), total
+    for suit in range(3):
+        unchanged = dist.get(suit, _CAP)
+        # (this suit first in the table index?, the other kept suit's half of the index + n_melds)
+        halves = [
+            (suit < other, (_COL[keys[other]] if suit < other else _ROW[keys[other]]) + n_melds)
+            for v in allowed
+            if v != suit
+            for other in (3 - suit - v,)
+        ]
+        key = keys[suit]
+        for r in range(9):
+            tile = 9 * suit + r
+            own = counts[tile] + (meld_counts[tile] if meld_counts is not None else 0)
+            if own >= 4:
+                continue
+            grown = key + _POW5[r]
+            best = unchanged
+            for first, half in halves:
+                d = _COMB[(_ROW[grown] if first else _COL[grown]) + half]
+                if d < best:  # noqa: PLR1730
+                    best = d
+            if best < current:
+                left = max(0, 4 - own - seen[tile])
+                useful.append((ALL_TILES[tile], left))
+                total += left
+    return current - 1, tuple(useful), total
 
 
 def useful_tiles(
@@ -542,7 +563,7 @@ def useful_tiles(
         keys[suit] -= _POW5[discard % 9]
         counts[discard] -= 1
         sh, useful, total = _useful(keys, counts, len(melds), meld_suits, v, meld_counts, seen_counts)
-        choices.append(DiscardChoice(Tile(discard), sh, useful, total))
+        choices.append(DiscardChoice(ALL_TILES[discard], sh, useful, total))
         counts[discard] += 1
         keys[suit] += _POW5[discard % 9]
     choices.sort(key=lambda c: (c.shanten, -c.total, c.discard.index))
