@@ -3,17 +3,25 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+PLAY_STAMP := $(VENV)/.installed-play
 
 .PHONY: play test lint typecheck bench clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[dev]'
+	$(BIN)/pip install -q -e '.[dev,tui]'
 	touch $(STAMP)
 
-play: $(STAMP)
-	$(BIN)/scmj play
+# `make play` installs only what the table needs (numpy, Textual), so a fresh machine reaches it quickly.
+$(PLAY_STAMP): pyproject.toml
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e '.[tui]'
+	touch $(PLAY_STAMP)
+
+play: $(PLAY_STAMP)
+	$(BIN)/scmj play --bots expert,expert,expert
 
 test: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks scripts

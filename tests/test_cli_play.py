@@ -1,21 +1,85 @@
-"""`scmj play` (interim): the scoring prompt keeps going after bad input and quits on an empty line."""
+"""`scmj play`: the command line builds the table's settings; bad input exits 2 with one line; no Textual needed
+to import the package or read --help."""
 
 from __future__ import annotations
 
-import io
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
 from sichuan_mahjong.cli import main
+from sichuan_mahjong.tui.settings import PlaySettings
 
 
-def test_prompt_scores_and_survives_bad_lines(
+@pytest.fixture
+def started(monkeypatch: pytest.MonkeyPatch) -> list[PlaySettings]:
+    """Catch the app instead of running it in the test's terminal."""
+    pytest.importorskip("textual")
+    from sichuan_mahjong.tui import app
+
+    calls: list[PlaySettings] = []
+
+    def fake_run(self: app.MahjongApp) -> None:
+        calls.append(self.settings)
+
+    monkeypatch.setattr(app.MahjongApp, "run", fake_run)
+    return calls
+
+
+def test_options_reach_the_table(started: list[PlaySettings], tmp_path: Path) -> None:
+    argv = ["play", "--seed", "4", "--hands", "2", "--rules", "app", "--option", "max_fan=3", "--bots", "random"]
+    argv += ["--lang", "en", "--tiles", "zh", "--timer", "5", "--delay", "0", "--records", str(tmp_path)]
+    assert main(argv) == 0
+    (s,) = started
+    assert (s.seed, s.hands, s.preset, s.lang, s.tiles, s.timer, s.delay) == (4, 2, "app", "en", "zh", 5.0, 0.0)
+    assert s.bots == ("random", "random", "random") and s.rules.max_fan == 3 and s.records == tmp_path
+
+
+def test_defaults(started: list[PlaySettings], monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    assert main(["play"]) == 0
+    assert main(["play", "--no-records"]) == 0
+    a, b = started
+    assert a.bots == ("expert", "expert", "expert") and a.preset == "seed" and a.hands == 8 and a.timer is None
+    assert a.records == tmp_path / "sichuan_mahjong" / "records" and b.records is None
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--bots", "expert,nobody,expert"], "unknown bot 'nobody'"),
+        (["--bots", "expert,expert"], "three bots"),
+        (["--option", "bogus=1"], "unknown option 'bogus'"),
+        (["--option", "max_fan"], "expected KEY=VALUE"),
+        (["--rules", "nope"], "unknown preset 'nope'"),
+        (["--hands", "0"], "at least one hand"),
+        (["--timer", "-1"], "timer"),
+    ],
+)
+def test_bad_options_exit_2(args: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", *args]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("scmj play: error:") and message in err and err.count("\n") == 1
+
+
+def test_without_textual_says_how_to_install(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    lines = "12x\n--bogus-flag\n一一二二二二四四萬五五七七八八筒\n\nnot read\n"
-    monkeypatch.setattr("sys.stdin", io.StringIO(lines))
-    assert main(["play"]) == 0
-    out, err = capsys.readouterr()
-    assert "'x' at position 2" in err
-    assert "龙七对 4番 = 4番 ×16" in out
-    assert out.count("hand> ") == 4  # the empty fourth line quits; the fifth is never read
+    monkeypatch.setitem(sys.modules, "sichuan_mahjong.tui.app", None)  # import fails as if Textual were missing
+    assert main(["play", "--no-records"]) == 2
+    assert "pip install 'sichuan-mahjong[tui]'" in capsys.readouterr().err
+
+
+def test_the_package_and_help_do_not_import_textual() -> None:
+    code = (
+        "import sys, contextlib, io\n"
+        "import sichuan_mahjong, sichuan_mahjong.tui.session\n"
+        "from sichuan_mahjong.cli import main\n"
+        "with contextlib.suppress(SystemExit), contextlib.redirect_stdout(io.StringIO()) as out:\n"
+        "    main(['play', '--help'])\n"
+        "assert '--seed' in out.getvalue(), out.getvalue()\n"
+        "assert 'textual' not in sys.modules\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)

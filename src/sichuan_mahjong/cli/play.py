@@ -1,48 +1,88 @@
-"""``scmj play``: until the game table lands, a prompt that scores hands typed at it.
+"""``scmj play``: sit at a table in the terminal against three bots (the Textual app in sichuan_mahjong.tui).
 
-Each line is read exactly like the arguments of ``scmj score`` (``123m456m789m123p55p --self-draw``), so
-everything learnt here carries over to the command line.
+The player is seat 0. ``--seed N`` deals the same match again; each finished hand is saved as a record
+(``scmj replay FILE`` steps through it). Textual is the optional extra ``tui``; without it this command says
+how to install it and exits with status 2.
 """
 
 from __future__ import annotations
 
 import argparse
-import shlex
-import sys
+import random
+from pathlib import Path
 
-from sichuan_mahjong.cli import score
-
-PROMPT = "hand> "
-GREETING = """\
-Sichuan mahjong hand scorer. Type a winning hand (concealed tiles including the winning tile) and options,
-as for `scmj score`, e.g.:
-  123m456m789m123p55p --self-draw
-  一一二二二二四四萬五五七七八八筒
-  11122m --meld "pung 5m" --meld "kong 8m" --kong-flower
-Empty line or Ctrl-D to quit; --help lists the options."""
+from sichuan_mahjong.cli.options import add_rules_arguments
+from sichuan_mahjong.tui.settings import DEFAULT_BOTS, PlaySettings, SettingsError, default_records_dir, parse_options
+from sichuan_mahjong.tui.text import LANGS, TILE_STYLES
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    subparsers.add_parser("play", help="interactive hand scorer (the game table comes next)", description=__doc__)
+    p = subparsers.add_parser(
+        "play",
+        help="play at a terminal table against three bots",
+        description="Play Sichuan mahjong in the terminal: you are seat 0, three bots the others. "
+        "Keys: ←/→ choose a tile, Enter discards, h hu, p pung, k kong, x pass, r 报叫, a hint, ? help, q quit.",
+    )
+    p.add_argument("--seed", type=int, default=None, help="deal the same match again (default: a new random seed)")
+    p.add_argument("--hands", type=int, default=8, help="hands in the match (default: 8)")
+    add_rules_arguments(p)
+    p.add_argument(
+        "--bots",
+        default=",".join(DEFAULT_BOTS),
+        metavar="TIER,TIER,TIER",
+        help="the bots of seats 1, 2, 3: random, efficient or expert (default: expert,expert,expert)",
+    )
+    p.add_argument("--lang", choices=LANGS, default="zh", help="language of the table (default: zh)")
+    p.add_argument(
+        "--tiles",
+        choices=TILE_STYLES,
+        default="compact",
+        help="tile style: 5p, 五筒 or Unicode glyphs (default: compact)",
+    )
+    p.add_argument(
+        "--timer", type=float, default=None, metavar="SECONDS", help="a claim you do not answer in time passes"
+    )
+    p.add_argument(
+        "--delay", type=float, default=0.3, metavar="SECONDS", help="pause between the bots' moves (default: 0.3)"
+    )
+    p.add_argument(
+        "--records",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help=f"where each finished hand is saved (default: {default_records_dir()})",
+    )
+    p.add_argument("--no-records", action="store_true", help="do not save the hands")
+
+
+def settings_from_args(args: argparse.Namespace) -> PlaySettings:
+    """The table's settings from the command line; any bad value raises a ValueError naming it."""
+    bots = tuple(b.strip() for b in str(args.bots).split(",") if b.strip())
+    if len(bots) == 1:
+        bots = bots * 3
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
+    records = None if args.no_records else (args.records or default_records_dir())
+    return PlaySettings(
+        preset=args.rules,
+        options=parse_options(args.option),
+        bots=bots,
+        hands=args.hands,
+        seed=seed,
+        lang=args.lang,
+        tiles=args.tiles,
+        timer=args.timer,
+        delay=args.delay,
+        records=records,
+    )
 
 
 def run(args: argparse.Namespace) -> int:
-    line_parser = argparse.ArgumentParser(prog="", add_help=True, exit_on_error=False)
-    line_subparsers = line_parser.add_subparsers(dest="command")
-    score.add_parser(line_subparsers)
-    print(GREETING)
-    while True:
-        try:
-            line = input(PROMPT).strip()
-        except EOFError:
-            print()
-            return 0
-        if not line:
-            return 0
-        try:
-            line_args = line_parser.parse_args(["score", *shlex.split(line)])
-            score.run(line_args)
-        except SystemExit:  # --help, or argparse's own usage error already printed
-            continue
-        except (ValueError, argparse.ArgumentError) as exc:
-            print(f"error: {exc}", file=sys.stderr)
+    settings = settings_from_args(args)
+    try:
+        from sichuan_mahjong.tui.app import MahjongApp
+    except ImportError as exc:
+        raise SettingsError(
+            f"the terminal table needs Textual ({exc.name} is missing): pip install 'sichuan-mahjong[tui]'"
+        ) from None
+    MahjongApp(settings).run()
+    return 0

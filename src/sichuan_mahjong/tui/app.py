@@ -1,0 +1,939 @@
+"""The terminal table (Textual): the player at seat 0 against three bots, keyboard first, mouse too.
+
+Everything the table shows of the hand in play comes from ``game.view(0)`` and the events filtered for
+seat 0 (RULES.md R12); only the end-of-hand screen shows every hand, once the hand is over.
+
+Keys on the table (the help screen, ``?``, lists them in the chosen language):
+
+========================  ==========================================================================
+←/→, Home/End             move the cursor over your tiles
+1-9 then m/p/s            put the cursor on that tile (``5p``)
+Enter                     discard the tile under the cursor; in 换三张, pass the three picked tiles
+Space                     pick or unpick a tile for 换三张
+h / p / k / x             hu, pung, kong (also 暗杠/补杠 of the tile under the cursor), pass
+r                         declare ready (报叫)
+m / p / s                 in 定缺, the void suit
+a                         the advisor's table for your hand (your discard turn)
+t / l                     tile style (compact, 中文, glyphs) / language
+o, ?, q                   settings, help, quit
+========================  ==========================================================================
+
+Every key the table does not know, and every choice the rules refuse, is answered by a message on screen;
+the game is unchanged.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from rich.text import Text
+from textual import events
+from textual.app import App, ComposeResult
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.timer import Timer
+from textual.widgets import Button, Input, Label, Select, Static
+
+from sichuan_mahjong.advisor import advise
+from sichuan_mahjong.agents import agent_names
+from sichuan_mahjong.game import Action, ActionKind, IllegalActionError, Observation
+from sichuan_mahjong.rules import PRESETS
+from sichuan_mahjong.tiles import Tile
+from sichuan_mahjong.tui.session import HUMAN, HandSummary, NotAskedError, Table
+from sichuan_mahjong.tui.settings import PlaySettings, SettingsError, parse_options
+from sichuan_mahjong.tui.text import (
+    LANGS,
+    TILE_STYLES,
+    action_text,
+    describe_event,
+    meld_text,
+    payment_reason,
+    seat_name,
+    suit_name,
+    tile_text,
+    tiles_line,
+    tr,
+)
+
+__all__ = ["MahjongApp", "TableScreen"]
+
+MAX_TILES = 14  # concealed tiles a player can hold: 13 + the drawn one
+LOG_LINES = 200
+_CLAIM_KEYS: dict[str, ActionKind] = {
+    "h": ActionKind.HU,
+    "p": ActionKind.PUNG,
+    "k": ActionKind.KONG,
+    "x": ActionKind.PASS,
+}
+
+
+class TileView(Static):
+    """One of the player's tiles; a click puts the cursor on it, a click on the cursor's tile plays it."""
+
+    DEFAULT_CSS = """
+    TileView {
+        width: auto;
+        height: 3;
+        border: round $panel-lighten-2;
+        padding: 0 0;
+        margin: 0 0;
+    }
+    TileView.-cursor { border: heavy $accent; background: $accent 30%; text-style: bold; }
+    TileView.-picked { background: $warning 40%; }
+    TileView.-drawn { margin: 0 0 0 2; }
+    TileView.-hidden { display: none; }
+    """
+
+    def __init__(self, position: int) -> None:
+        super().__init__("", id=f"tile-{position}", markup=False)
+        self.position = position
+
+    def on_click(self, event: events.Click) -> None:
+        event.stop()
+        screen = self.screen
+        if isinstance(screen, TableScreen):
+            screen.click_tile(self.position)
+
+
+class Chip(Static):
+    """A clickable action label (``h 胡``); a click is the same as its key."""
+
+    DEFAULT_CSS = """
+    Chip { width: auto; height: 1; padding: 0 1; margin: 0 1 0 0; background: $boost; color: $text-muted; }
+    Chip.-legal { background: $success 60%; color: $text; text-style: bold; }
+    """
+
+    def __init__(self, key: str, chip_id: str) -> None:
+        super().__init__("", id=chip_id, markup=False)
+        self.key = key
+
+    def on_click(self, event: events.Click) -> None:
+        event.stop()
+        screen = self.screen
+        if isinstance(screen, TableScreen):
+            screen.press_key(self.key, self.key)
+
+
+_CHIPS: tuple[tuple[str, str, str], ...] = (
+    # key, chip id, word key: the word is the action's name in the chosen language
+    ("enter", "chip-discard", "discard"),
+    ("h", "chip-hu", "hu"),
+    ("p", "chip-pung", "pung"),
+    ("k", "chip-kong", "kong"),
+    ("x", "chip-pass", "pass"),
+    ("r", "chip-ready", "declare_ready"),
+    ("a", "chip-hint", "hint"),
+)
+_CHIP_WORDS: dict[str, tuple[str, str]] = {
+    "discard": ("回车 打出", "Enter discard"),
+    "hu": ("h 胡", "h hu"),
+    "pung": ("p 碰", "p pung"),
+    "kong": ("k 杠", "k kong"),
+    "pass": ("x 过", "x pass"),
+    "declare_ready": ("r 报叫", "r ready"),
+    "hint": ("a 提示", "a hint"),
+}
+
+
+class TableScreen(Screen[None]):
+    """The table: four seats, the player's hand, what he may do now, and a log of the play."""
+
+    DEFAULT_CSS = """
+    TableScreen { layout: vertical; }
+    #status { height: 1; background: $primary-background; color: $text; padding: 0 1; }
+    .seat { height: auto; padding: 0 1; }
+    .seat.-turn { background: $boost; }
+    #hand-row { height: 3; padding: 0 1; }
+    #hand-label { width: auto; height: 3; padding: 1 1 0 0; }
+    #prompt { height: auto; padding: 0 1; color: $text; text-style: bold; }
+    #chips { height: 1; padding: 0 1; }
+    #message { height: 1; padding: 0 1; color: $error; text-style: bold; }
+    #log { height: 1fr; padding: 0 1; color: $text-muted; }
+    #keys { height: 1; padding: 0 1; background: $primary-background; color: $text-muted; }
+    """
+
+    def __init__(self, table: Table) -> None:
+        super().__init__()
+        self.table = table
+        self.cursor = 0
+        self.picked: set[int] = set()
+        self.rank_typed: int | None = None
+        self.message = ""
+        self.log_lines: list[str] = []
+        self._turn_at = -1  # events count when the cursor was last put on the drawn tile
+        self._bot_timer: Timer | None = None
+        self._claim_timer: Timer | None = None
+        self._claim_deadline = 0.0
+        self._claim_at = -1
+        self._showing_summary = False
+
+    # ------------------------------------------------------------------------------------------ layout
+    @property
+    def settings(self) -> PlaySettings:
+        return self.table.settings
+
+    @property
+    def lang(self) -> str:
+        return self.table.settings.lang
+
+    @property
+    def style(self) -> str:
+        return self.table.settings.tiles
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="status", markup=False)
+        for seat in (1, 2, 3, 0):
+            yield Static(id=f"seat-{seat}", classes="seat", markup=False)
+        with Horizontal(id="hand-row"):
+            yield Static(id="hand-label", markup=False)
+            for i in range(MAX_TILES):
+                yield TileView(i)
+        yield Static(id="prompt", markup=False)
+        with Horizontal(id="chips"):
+            for key, chip_id, _ in _CHIPS:
+                yield Chip(key, chip_id)
+        yield Static(id="message", markup=False)
+        yield Static(id="log", markup=False)
+        yield Static(id="keys", markup=False)
+
+    def on_mount(self) -> None:
+        self.pump()
+
+    # ------------------------------------------------------------------------------------ the game loop
+    def pump(self) -> None:
+        """Move the game on: let the bots play (one move per ``delay``), then wait for the player or show the end."""
+        table = self.table
+        if self._bot_timer is not None:
+            return  # a bot move is already scheduled
+        if table.settings.delay <= 0:
+            for _ in range(10_000):
+                if not table.step_bots():
+                    break
+        elif table.bots_to_move:
+            self._bot_timer = self.set_timer(table.settings.delay, self._bot_tick)
+        self._collect_log()
+        self._arm_claim_timer()
+        self.refresh_table()
+        if table.game.is_over and not self._showing_summary and self._bot_timer is None:
+            self._showing_summary = True
+            self.app.push_screen(HandOverScreen(table.finish(), table), self._after_summary)
+
+    def _bot_tick(self) -> None:
+        self._bot_timer = None
+        self.table.step_bots()
+        self.pump()
+
+    def _after_summary(self, result: str | None) -> None:
+        self._showing_summary = False
+        if result == "quit":
+            self.app.exit()
+            return
+        if self.table.match_over:
+            self.table = Table(self.table.settings.replace(seed=self.table.settings.seed + 1))
+        else:
+            self.table.next_hand()
+        self.log_lines.clear()
+        self._reset_hand_state()
+        self.pump()
+
+    def _reset_hand_state(self) -> None:
+        self.cursor = 0
+        self.picked.clear()
+        self.rank_typed = None
+        self.message = ""
+        self._turn_at = -1
+
+    def new_table(self, settings: PlaySettings) -> None:
+        """Start a new match with new settings (the hand in play is abandoned)."""
+        if self._bot_timer is not None:
+            self._bot_timer.stop()
+            self._bot_timer = None
+        self.table = Table(settings)
+        self.log_lines.clear()
+        self._reset_hand_state()
+        self.pump()
+
+    def _arm_claim_timer(self) -> None:
+        """With a timer set, a claim the player does not answer in time passes (never a discard turn)."""
+        timer = self.table.settings.timer
+        view = self.table.view()
+        asked = bool(self.table.legal)
+        if timer is None or not asked or view.phase not in ("claim", "rob"):
+            if self._claim_timer is not None:
+                self._claim_timer.stop()
+                self._claim_timer = None
+            return
+        at = len(self.table.game.events)
+        if self._claim_at == at and self._claim_timer is not None:
+            return
+        if self._claim_timer is not None:
+            self._claim_timer.stop()
+        self._claim_at = at
+        self._claim_deadline = time.monotonic() + timer
+        self._claim_timer = self.set_interval(0.25, self._claim_tick)
+
+    def _claim_tick(self) -> None:
+        if self._claim_at != len(self.table.game.events):
+            return
+        if time.monotonic() >= self._claim_deadline:
+            if self._claim_timer is not None:
+                self._claim_timer.stop()
+                self._claim_timer = None
+            pass_action = Action.parse("pass")
+            if pass_action in self.table.legal:
+                self.play(pass_action)
+            return
+        self.refresh_table()
+
+    def _collect_log(self) -> None:
+        for event in self.table.new_events():
+            line = describe_event(event, self.lang, self.style, HUMAN)
+            if line is not None:
+                self.log_lines.append(line)
+        del self.log_lines[:-LOG_LINES]
+
+    # ---------------------------------------------------------------------------------------- drawing
+    def _tiles(self, view: Observation) -> list[Tile]:
+        return list(view.tiles)
+
+    def refresh_table(self) -> None:
+        table = self.table
+        view = table.view()
+        lang = self.lang
+        legal = table.legal
+        if legal and view.phase == "play" and view.drawn is not None and self._turn_at != len(table.game.events):
+            self._turn_at = len(table.game.events)
+            self.cursor = len(view.tiles) - 1
+        tiles = self._tiles(view)
+        self.cursor = max(0, min(self.cursor, len(tiles) - 1))
+        self.picked = {p for p in self.picked if p < len(tiles)}
+
+        rules = view.rules
+        status = [
+            tr("hand_of", lang, table.number, table.settings.hands),
+            tr("seed", lang, table.settings.seed),
+            f"{table.settings.preset} ({rules.mode})",
+            tr("wall", lang, view.wall_count),
+        ]
+        self.query_one("#status", Static).update(" · ".join(status))
+        for seat in range(4):
+            self._draw_seat(seat, view)
+        self._draw_hand(view, tiles)
+        self.query_one("#prompt", Static).update(self._prompt(view, legal))
+        self._draw_chips(view, legal)
+        self.query_one("#message", Static).update(self.message)
+        shown = self.log_lines[-8:]
+        self.query_one("#log", Static).update("\n".join(shown))
+        self.query_one("#keys", Static).update(tr("keys", lang))
+
+    def _draw_seat(self, seat: int, view: Observation) -> None:
+        lang, style = self.lang, self.style
+        table = self.table
+        pending = table.game.to_act()
+        head = Text()
+        name = seat_name(seat, lang, HUMAN)
+        if seat != HUMAN:
+            name += f" ({table.settings.bots[seat - 1]})"
+        head.append(name, style="bold")
+        if seat == view.dealer:
+            head.append(f" [{tr('dealer', lang)}]", style="bold yellow")
+        total = table.totals_before[seat] + view.scores[seat]
+        head.append(f"  {tr('score', lang, view.scores[seat])}  {tr('total', lang, total)}")
+        if view.voids[seat] is not None:
+            head.append(f"  {tr('void', lang, suit_name(view.voids[seat] or 0, lang))}", style="magenta")
+        if view.ready[seat]:
+            head.append(f"  {tr('ready', lang)}", style="bold cyan")
+        for win in view.wins:
+            if win.seat == seat:
+                t = tile_text(win.tile, style).strip()
+                if win.from_seat is None:
+                    text = tr("won_self", lang, t)
+                else:
+                    text = tr("won_from", lang, t, seat_name(win.from_seat, lang, HUMAN))
+                head.append(f"  {text} {win.fan}{'番' if lang == 'zh' else ' fan'}", style="bold green")
+        on_turn = not view.is_over and view.turn == seat and view.phase == "play"
+        if on_turn:
+            head.append(f"  {tr('on_turn', lang)}", style="bold reverse")
+        elif not view.is_over and view.phase in ("claim", "rob") and seat in pending and seat != HUMAN:
+            head.append(f"  {tr('claiming', lang)}", style="italic")
+        melds = [meld_text(m, lang, style) for m in view.melds[seat]]
+        melds += [tr("hidden_kong", lang) + " ▮▮▮▮"] * view.hidden_kongs[seat]
+        body = Text()
+        body.append(f"{tr('melds', lang)}: ", style="dim")
+        body.append("  ".join(melds) or "-")
+        if seat != HUMAN:
+            body.append(f"   ({view.concealed_counts[seat]})", style="dim")
+        river = Text()
+        river.append(f"{tr('river', lang)}: ", style="dim")
+        tiles = view.discards[seat]
+        for i, tile in enumerate(tiles):
+            last = i == len(tiles) - 1 and view.pending_tile is not None and view.turn == seat
+            river.append(tile_text(tile, style), style="reverse bold" if last else "")
+            if style != "glyph" and i < len(tiles) - 1:
+                river.append(" ")
+        widget = self.query_one(f"#seat-{seat}", Static)
+        widget.update(Text("\n").join([head, body, river]))
+        widget.set_class(on_turn, "-turn")
+
+    def _draw_hand(self, view: Observation, tiles: list[Tile]) -> None:
+        asked = bool(self.table.legal)
+        label = tr("your_hand", self.lang)
+        self.query_one("#hand-label", Static).update(label)
+        for i in range(MAX_TILES):
+            widget = self.query_one(f"#tile-{i}", TileView)
+            if i < len(tiles):
+                widget.update(tile_text(tiles[i], self.style).rstrip() or "?")
+                widget.set_class(False, "-hidden")
+                widget.set_class(asked and i == self.cursor and view.phase in ("play", "exchange"), "-cursor")
+                widget.set_class(i in self.picked, "-picked")
+                widget.set_class(view.drawn is not None and i == len(tiles) - 1, "-drawn")
+            else:
+                widget.set_class(True, "-hidden")
+
+    def _prompt(self, view: Observation, legal: tuple[Action, ...]) -> str:
+        lang, style = self.lang, self.style
+        if view.is_over:
+            return tr("hand_over", lang)
+        if not legal:
+            return tr("you_won", lang) if not view.active[HUMAN] else tr("waiting", lang)
+        if view.phase == "exchange":
+            return tr("exchange_prompt", lang)
+        if view.phase == "void":
+            return tr("void_prompt", lang)
+        if view.phase == "declare":
+            return tr("declare_prompt", lang)
+        if view.phase in ("claim", "rob"):
+            tile = tile_text(view.pending_tile, style).strip() if view.pending_tile else "?"
+            key = "your_claim" if view.phase == "claim" else "your_rob"
+            text = tr(key, lang, seat_name(view.turn, lang, HUMAN), tile)
+            options = "  ".join(action_text(a, lang, style) for a in legal)
+            text = f"{text} {options}"
+            if self.table.settings.timer is not None and self._claim_timer is not None:
+                left = max(0, round(self._claim_deadline - time.monotonic()))
+                text += f"   ({tr('timer', lang, left)})"
+            return text
+        extra = [action_text(a, lang, style) for a in legal if a.kind is not ActionKind.DISCARD]
+        text = tr("your_turn", lang)
+        return f"{text}   [{'  '.join(extra)}]" if extra else text
+
+    def _draw_chips(self, view: Observation, legal: tuple[Action, ...]) -> None:
+        kinds = {a.kind for a in legal}
+        lit = {
+            "chip-discard": ActionKind.DISCARD in kinds or ActionKind.EXCHANGE in kinds,
+            "chip-hu": ActionKind.HU in kinds,
+            "chip-pung": ActionKind.PUNG in kinds,
+            "chip-kong": bool(kinds & {ActionKind.KONG, ActionKind.CONCEALED_KONG, ActionKind.ADDED_KONG}),
+            "chip-pass": ActionKind.PASS in kinds,
+            "chip-ready": ActionKind.DECLARE_READY in kinds,
+            "chip-hint": ActionKind.DISCARD in kinds,
+        }
+        for _, chip_id, word in _CHIPS:
+            chip = self.query_one(f"#{chip_id}", Chip)
+            zh, en = _CHIP_WORDS[word]
+            chip.update(zh if self.lang == "zh" else en)
+            chip.set_class(lit[chip_id], "-legal")
+
+    # ------------------------------------------------------------------------------------------ input
+    def say(self, text: str) -> None:
+        self.message = text
+        self.query_one("#message", Static).update(text)
+
+    def on_key(self, event: events.Key) -> None:
+        event.stop()
+        event.prevent_default()
+        self.press_key(event.key, event.character)
+
+    def press_key(self, key: str, character: str | None) -> None:
+        """Every key of the table comes here (mouse chips too); unknown keys get a message, never an error."""
+        self.message = ""
+        handler = self._handlers().get(key)
+        if handler is not None:
+            if key not in ("m", "p", "s") and not key.isdigit():
+                self.rank_typed = None
+            handler()
+        else:
+            self.rank_typed = None
+            shown = character if character and character.isprintable() else key
+            self.message = tr("bad_key", self.lang, shown)
+        self.refresh_table()
+
+    def _handlers(self) -> dict[str, Callable[[], None]]:
+        handlers: dict[str, Callable[[], None]] = {
+            "left": lambda: self.move(-1),
+            "right": lambda: self.move(1),
+            "home": lambda: self.move(-99),
+            "end": lambda: self.move(99),
+            "enter": self.enter,
+            "space": self.toggle_pick,
+            "h": lambda: self.claim("h"),
+            "p": lambda: self.suit_key("p"),
+            "m": lambda: self.suit_key("m"),
+            "s": lambda: self.suit_key("s"),
+            "k": self.kong,
+            "x": lambda: self.claim("x"),
+            "r": self.declare_ready,
+            "a": self.hint,
+            "t": self.cycle_tiles,
+            "l": self.cycle_lang,
+            "o": self.open_settings,
+            "question_mark": self.open_help,
+            "q": self.quit,
+            "escape": self.clear,
+        }
+        for d in range(1, 10):
+            handlers[str(d)] = lambda d=d: self.type_rank(d)  # type: ignore[misc]
+        return handlers
+
+    def move(self, delta: int) -> None:
+        n = len(self.table.view().tiles)
+        if n:
+            self.cursor = max(0, min(n - 1, self.cursor + delta))
+
+    def click_tile(self, position: int) -> None:
+        view = self.table.view()
+        self.message = ""
+        if position >= len(view.tiles):
+            return
+        if view.phase == "exchange" and self.table.legal:
+            self.cursor = position
+            self.toggle_pick()
+        elif position == self.cursor and view.phase == "play" and self.table.legal:
+            self.enter()
+        else:
+            self.cursor = position
+        self.refresh_table()
+
+    def clear(self) -> None:
+        self.picked.clear()
+        self.rank_typed = None
+
+    def type_rank(self, rank: int) -> None:
+        self.rank_typed = rank
+
+    def suit_key(self, suit: str) -> None:
+        """m, p, s: the suit of a typed tile (``5p``), the void suit in 定缺; p alone is pung."""
+        if self.rank_typed is not None:
+            tile = Tile.of(suit, self.rank_typed)
+            self.rank_typed = None
+            tiles = self.table.view().tiles
+            spots = [i for i, t in enumerate(tiles) if t == tile]
+            if not spots:
+                self.message = tr("no_tile", self.lang, tile_text(tile, self.style).strip())
+                return
+            self.cursor = spots[-1]
+            return
+        if self.table.view().phase == "void" and self.table.legal:
+            self.play(Action.void(suit))
+            return
+        if suit == "p":
+            self.claim("p")
+            return
+        self.message = tr("bad_key", self.lang, suit)
+
+    def toggle_pick(self) -> None:
+        view = self.table.view()
+        if view.phase != "exchange" or not self.table.legal:
+            self.message = tr("bad_key", self.lang, "Space")
+            return
+        if self.cursor in self.picked:
+            self.picked.remove(self.cursor)
+        elif len(self.picked) < 3:
+            self.picked.add(self.cursor)
+
+    def enter(self) -> None:
+        table = self.table
+        view = table.view()
+        if view.is_over:
+            self.pump()
+            return
+        legal = table.legal
+        if not legal:
+            self.message = tr("not_asked", self.lang)
+            return
+        tiles = view.tiles
+        if view.phase == "exchange":
+            picked = [tiles[i] for i in sorted(self.picked)]
+            try:
+                action = Action.exchange_of([t.index for t in picked])
+            except ValueError:
+                action = None
+            if len(picked) != 3 or action is None or action not in legal:
+                self.message = tr("pick_three", self.lang, tiles_line(picked, self.style) or "-")
+                return
+            self.picked.clear()
+            self.play(action)
+            return
+        if view.phase != "play":
+            what = action_text(Action.discard(tiles[self.cursor]), self.lang, self.style)
+            self.message = tr("cannot_now", self.lang, what)
+            return
+        self.play(Action.discard(tiles[self.cursor]))
+
+    def claim(self, key: str) -> None:
+        kind = _CLAIM_KEYS[key]
+        legal = self.table.legal
+        found = [a for a in legal if a.kind is kind]
+        if not found and kind is ActionKind.PASS and self.table.view().phase == "declare":
+            found = [a for a in legal if a.kind is ActionKind.PASS]
+        if not found:
+            what = {"h": "hu", "p": "pung", "k": "kong", "x": "pass"}[key]
+            self.message = tr("cannot_now", self.lang, action_text(Action.parse(what), self.lang, self.style))
+            return
+        self.play(found[0])
+
+    def kong(self) -> None:
+        legal = self.table.legal
+        if any(a.kind is ActionKind.KONG for a in legal):
+            self.claim("k")
+            return
+        kongs = [a for a in legal if a.kind in (ActionKind.CONCEALED_KONG, ActionKind.ADDED_KONG)]
+        if not kongs:
+            self.message = tr("cannot_now", self.lang, action_text(Action.parse("kong"), self.lang, self.style))
+            return
+        if len(kongs) == 1:
+            self.play(kongs[0])
+            return
+        tiles = self.table.view().tiles
+        under = tiles[self.cursor] if tiles else None
+        mine = [a for a in kongs if a.tile == under]
+        if mine:
+            self.play(mine[0])
+            return
+        self.message = tr("pick_kong", self.lang, "  ".join(action_text(a, self.lang, self.style) for a in kongs))
+
+    def declare_ready(self) -> None:
+        ready = Action.parse("declare_ready")
+        if ready not in self.table.legal:
+            self.message = tr("cannot_now", self.lang, action_text(ready, self.lang, self.style))
+            return
+        self.play(ready)
+
+    def play(self, action: Action) -> None:
+        """Send the player's answer; a refusal by the rules becomes a message and nothing changes."""
+        try:
+            self.table.answer(action)
+        except NotAskedError:
+            self.message = tr("not_asked", self.lang)
+            return
+        except IllegalActionError as exc:
+            reason = str(exc).split(": ", 1)[-1]
+            self.message = tr("cannot", self.lang, action_text(action, self.lang, self.style), reason)
+            return
+        self.picked.clear()
+        self.pump()
+
+    def hint(self) -> None:
+        view = self.table.view()
+        legal = self.table.legal
+        if view.phase != "play" or not any(a.kind is ActionKind.DISCARD for a in legal):
+            self.message = tr("hint_only_turn", self.lang)
+            return
+        seen: list[Tile] = [t for river in view.discards for t in river]
+        for seat in range(4):
+            if seat != HUMAN:
+                seen += [m.tile for m in view.melds[seat] for _ in range(m.size)]
+        void = view.voids[HUMAN]
+        try:
+            advice = advise(view.tiles, view.melds[HUMAN], seen, view.rules, void=void)
+        except ValueError as exc:  # pragma: no cover - a view always makes a valid hand
+            self.message = str(exc)
+            return
+        self.app.push_screen(TextScreen(tr("hint_title", self.lang), advice.table(self.lang), self.lang))
+
+    def cycle_tiles(self) -> None:
+        style = TILE_STYLES[(TILE_STYLES.index(self.style) + 1) % len(TILE_STYLES)]
+        self.table.settings = self.table.settings.replace(tiles=style)
+
+    def cycle_lang(self) -> None:
+        lang = LANGS[(LANGS.index(self.lang) + 1) % len(LANGS)]
+        self.table.settings = self.table.settings.replace(lang=lang)
+
+    def open_settings(self) -> None:
+        self.app.push_screen(SettingsScreen(self.table.settings), self._after_settings)
+
+    def _after_settings(self, settings: PlaySettings | None) -> None:
+        if settings is None:
+            return
+        if settings.needs_new_match(self.table.settings):
+            self.new_table(settings)
+            self.say(tr("new_match", self.lang))
+        else:
+            self.table.settings = settings
+            self.message = tr("display_applied", self.lang)
+            self.refresh_table()
+
+    def open_help(self) -> None:
+        self.app.push_screen(TextScreen(tr("help", self.lang), help_text(self.lang), self.lang))
+
+    def quit(self) -> None:
+        self.app.exit()
+
+
+def help_text(lang: str) -> str:
+    if lang == "zh":
+        return (
+            "←/→、Home/End   移动光标\n"
+            "1-9 再按 m/p/s   光标到那张牌（如 5p）\n"
+            "回车            打出光标下的牌；换三张时确认\n"
+            "空格            换三张时选/不选\n"
+            "h 胡  p 碰  k 杠（也是光标下牌的暗杠/补杠）  x 过\n"
+            "r              报叫\n"
+            "m / p / s       定缺时选缺的花色\n"
+            "a              出牌建议（轮到你出牌时）\n"
+            "t              牌的写法：5p / 五筒 / 图形\n"
+            "l              语言：中文 / English\n"
+            "o 设置  ? 帮助  q 退出\n"
+            "鼠标：点一张牌选中，再点一次打出；点下面的按钮等于按键。"
+        )
+    return (
+        "←/→, Home/End   move the cursor over your tiles\n"
+        "1-9 then m/p/s  put the cursor on that tile (5p)\n"
+        "Enter           discard the tile under the cursor; in 换三张, pass the picked three\n"
+        "Space           pick or unpick a tile for 换三张\n"
+        "h hu  p pung  k kong (also 暗杠/补杠 of the tile under the cursor)  x pass\n"
+        "r               declare ready (报叫)\n"
+        "m / p / s       in 定缺, the void suit\n"
+        "a               the advisor's table (on your discard turn)\n"
+        "t               tile style: 5p / 五筒 / glyphs\n"
+        "l               language: 中文 / English\n"
+        "o settings  ? help  q quit\n"
+        "Mouse: click a tile to choose it, click it again to discard; the chips below the hand are keys."
+    )
+
+
+class TextScreen(ModalScreen[None]):
+    """A page of text over the table (help, the advisor's table); Esc, Enter or q closes it."""
+
+    DEFAULT_CSS = """
+    TextScreen { align: center middle; }
+    #text-box {
+        width: 90%; height: auto; max-height: 90%; border: thick $accent; background: $surface; padding: 0 1;
+    }
+    #text-title { text-style: bold; }
+    """
+
+    def __init__(self, title: str, body: str, lang: str) -> None:
+        super().__init__()
+        self.title_text = title
+        self.body = body
+        self.lang = lang
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="text-box"):
+            yield Static(self.title_text, id="text-title", markup=False)
+            yield Static(Text(self.body), id="text-body")
+            yield Static(tr("close", self.lang), id="text-close", markup=False)
+
+    def on_key(self, event: events.Key) -> None:
+        if event.key in ("escape", "enter", "q", "a", "question_mark"):
+            event.stop()
+            self.dismiss(None)
+
+    def on_click(self, event: events.Click) -> None:
+        self.dismiss(None)
+
+
+class HandOverScreen(ModalScreen[str]):
+    """The end of a hand: every win with its fan, every payment with its reason, 查叫, hands and totals."""
+
+    DEFAULT_CSS = """
+    HandOverScreen { align: center middle; }
+    #over-box { width: 96%; height: 96%; border: thick $success; background: $surface; padding: 0 1; }
+    """
+
+    def __init__(self, summary: HandSummary, table: Table) -> None:
+        super().__init__()
+        self.summary = summary
+        self.table = table
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="over-box"):
+            yield Static(settlement_text(self.summary, self.table), id="over-text")
+
+    def on_key(self, event: events.Key) -> None:
+        event.stop()
+        if event.key in ("enter", "space"):
+            self.dismiss("next")
+        elif event.key == "q":
+            self.dismiss("quit")
+
+    def on_click(self, event: events.Click) -> None:
+        self.dismiss("next")
+
+
+def settlement_text(summary: HandSummary, table: Table) -> Text:
+    """The end-of-hand page. Shows every hand: the hand is over, so nothing is hidden any more."""
+    settings = table.settings
+    lang, style = settings.lang, settings.tiles
+    s = summary.settlement
+    out = Text()
+
+    def name(seat: int) -> str:
+        return seat_name(seat, lang, HUMAN)
+
+    out.append(f"{tr('settlement', lang)} — {tr('hand_of', lang, summary.number, settings.hands)}\n", style="bold")
+    out.append(tr(f"reason_{s.reason}", lang) + "\n\n")
+    out.append(tr("wins", lang) + "\n", style="bold underline")
+    if not s.wins:
+        out.append("  -\n")
+    for win in s.wins:
+        tile = tile_text(Tile(win.tile), style).strip()
+        how = tr("self_draw", lang) if win.from_seat is None else tr("from", lang, name(win.from_seat))
+        if win.robbed_kong:
+            how += f" ({tr('robbed', lang)})"
+        out.append(f"  {name(win.seat)}: {tile}  {how}\n", style="green")
+        out.append(f"    {win.score.describe(lang)}\n")
+    out.append("\n" + tr("payments", lang) + "\n", style="bold underline")
+    if not s.payments:
+        out.append(f"  {tr('no_payments', lang)}\n")
+    for p in s.payments:
+        out.append(f"  {tr('pays', lang, name(p.payer), name(p.payee), p.amount, payment_reason(p.reason, lang))}\n")
+    if s.reason == "wall":
+        out.append("\n" + tr("check_ready", lang) + "\n", style="bold underline")
+        won = {w.seat for w in s.wins}
+        for seat in range(4):
+            if seat in won:
+                continue
+            state = tr("is_ready", lang) if s.ready[seat] else tr("not_ready", lang)
+            out.append(f"  {name(seat)}: {state}\n")
+    out.append("\n" + tr("hands", lang) + "\n", style="bold underline")
+    for seat, view in enumerate(summary.hands):
+        melds = "  ".join(meld_text(m, lang, style) for m in view.melds[seat])
+        concealed = tiles_line(sorted(view.tiles), style)
+        out.append(f"  {name(seat)}: {concealed}" + (f"   | {melds}" if melds else "") + "\n")
+    out.append("\n")
+    out.append(f"{tr('this_hand', lang)}: ", style="bold")
+    out.append("   ".join(f"{name(seat)} {s.deltas[seat]:+d}" for seat in range(4)) + "\n")
+    out.append(f"{tr('totals', lang)}: ", style="bold")
+    out.append("   ".join(f"{name(seat)} {summary.totals[seat]:+d}" for seat in range(4)) + "\n")
+    out.append(tr("next_dealer", lang, name(s.next_dealer)) + "\n")
+    if summary.record is not None:
+        out.append(tr("saved", lang, summary.record) + "\n", style="dim")
+    out.append("\n")
+    out.append(tr("match_over" if table.match.is_over else "continue", lang), style="bold reverse")
+    return out
+
+
+class SettingsScreen(ModalScreen[PlaySettings | None]):
+    """Rules preset and options, each bot's tier, hands, seed, language, tiles, timer, bots' pace."""
+
+    DEFAULT_CSS = """
+    SettingsScreen { align: center middle; }
+    #settings-box {
+        width: 100; max-width: 100%; height: auto; max-height: 100%;
+        border: thick $accent; background: $surface; padding: 0 1;
+    }
+    #fields { layout: grid; grid-size: 2; grid-columns: 1fr 1fr; grid-gutter: 0 1; height: auto; }
+    .field { height: 3; }
+    .field Label { width: 15; padding: 1 1 0 0; }
+    .field Input, .field Select { width: 1fr; }
+    #settings-error { color: $error; height: auto; }
+    #settings-buttons { height: 3; align: right middle; }
+    """
+
+    def __init__(self, settings: PlaySettings) -> None:
+        super().__init__()
+        self.settings = settings
+
+    def compose(self) -> ComposeResult:
+        s = self.settings
+        zh = s.lang == "zh"
+        bots = agent_names()
+
+        def field(label: str, widget: Input | Select[str]) -> Horizontal:
+            return Horizontal(Label(label), widget, classes="field")
+
+        presets = [(p, p) for p in PRESETS]
+        tiers = [(b, b) for b in bots]
+        langs = [("中文", "zh"), ("English", "en")]
+        styles = [("5p", "compact"), ("五筒", "zh"), ("🀝 glyph", "glyph")]
+        options = ", ".join(f"{k}={v}" for k, v in s.options.items())
+        timer = "" if s.timer is None else f"{s.timer:g}"
+        note = (
+            "改规则、机器人、局数或种子会开始新比赛" if zh else "Changing rules, bots, hands or seed starts a new match"
+        )
+        with VerticalScroll(id="settings-box"):
+            yield Static(tr("settings", s.lang), markup=False)
+            with Vertical(id="fields"):
+                yield field("规则" if zh else "Rules", Select(presets, value=s.preset, allow_blank=False, id="preset"))
+                yield field("选项" if zh else "Options", Input(options, placeholder="max_fan=4, ...", id="options"))
+                for i in range(3):
+                    label = f"{i + 1}家" if zh else f"Seat {i + 1} bot"
+                    yield field(label, Select(tiers, value=s.bots[i], allow_blank=False, id=f"bot{i + 1}"))
+                yield field("局数" if zh else "Hands", Input(str(s.hands), id="hands", type="integer"))
+                yield field("种子" if zh else "Seed", Input(str(s.seed), id="seed", type="integer"))
+                yield field("语言" if zh else "Language", Select(langs, value=s.lang, allow_blank=False, id="lang"))
+                yield field("牌面" if zh else "Tiles", Select(styles, value=s.tiles, allow_blank=False, id="tiles"))
+                yield field("限时秒" if zh else "Claim timer s", Input(timer, placeholder="-", id="timer"))
+                yield field("机器人间隔秒" if zh else "Bot pace s", Input(f"{s.delay:g}", id="delay"))
+            yield Static(note, markup=False)
+            yield Static(id="settings-error", markup=False)
+            with Horizontal(id="settings-buttons"):
+                yield Button("应用" if zh else "Apply", id="apply", variant="primary")
+                yield Button("取消" if zh else "Cancel", id="cancel")
+
+    def on_key(self, event: events.Key) -> None:
+        if event.key == "escape":
+            event.stop()
+            self.dismiss(None)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "cancel":
+            self.dismiss(None)
+            return
+        try:
+            self.dismiss(self.read())
+        except (ValueError, SettingsError) as exc:
+            self.query_one("#settings-error", Static).update(str(exc))
+
+    def read(self) -> PlaySettings:
+        def text(widget_id: str) -> str:
+            return self.query_one(f"#{widget_id}", Input).value.strip()
+
+        def choice(widget_id: str) -> str:
+            return str(self.query_one(f"#{widget_id}", Select).value)
+
+        options = parse_options([part for part in text("options").split(",") if part.strip()])
+        try:
+            hands = int(text("hands"))
+            seed = int(text("seed"))
+            timer = float(text("timer")) if text("timer") else None
+            delay = float(text("delay") or "0")
+        except ValueError as exc:
+            raise SettingsError(f"not a number: {exc}") from None
+        return self.settings.replace(
+            preset=choice("preset"),
+            options=options,
+            bots=(choice("bot1"), choice("bot2"), choice("bot3")),
+            hands=hands,
+            seed=seed,
+            lang=choice("lang"),
+            tiles=choice("tiles"),
+            timer=timer,
+            delay=delay,
+        )
+
+
+class MahjongApp(App[None]):
+    """``scmj play``: one table, then the next hand, until the player quits."""
+
+    TITLE = "Sichuan mahjong"
+    CSS = """
+    Screen { background: $background; }
+    """
+
+    def __init__(self, settings: PlaySettings) -> None:
+        super().__init__()
+        self.settings = settings
+
+    def on_mount(self) -> None:
+        self.push_screen(TableScreen(Table(self.settings)))
+
+    @property
+    def table_screen(self) -> TableScreen:
+        for screen in self.screen_stack:
+            if isinstance(screen, TableScreen):
+                return screen
+        raise LookupError("no table on screen")

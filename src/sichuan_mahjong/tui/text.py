@@ -1,0 +1,282 @@
+"""Words and tiles as the table shows them, in Chinese or English; plain strings, no Textual.
+
+Tiles are written in one of three styles chosen by a setting: ``compact`` (``5p``, two cells in any terminal),
+``zh`` (``五筒``, two double-width characters) or ``glyph`` (the Unicode mahjong tiles, which many fonts draw
+at odd widths, so each is followed by a space). Every tile of a style takes the same width, so rows line up.
+
+>>> tile_text(Tile.from_str("5p"), "zh")
+'五筒'
+>>> tiles_line([Tile.from_str("1m"), Tile.from_str("9s")], "compact")
+'1m 9s'
+>>> describe_event(Event("discard", 2, {"tile": "5p"}), "en", "compact")
+'Seat 2 discards 5p'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Final
+
+from sichuan_mahjong.game.actions import Action, ActionKind
+from sichuan_mahjong.game.events import Event
+from sichuan_mahjong.hand.melds import Meld, MeldKind
+from sichuan_mahjong.tiles import SUIT_NAMES_EN, SUIT_NAMES_ZH, Tile
+
+__all__ = [
+    "LANGS",
+    "TILE_STYLES",
+    "action_text",
+    "describe_event",
+    "meld_text",
+    "payment_reason",
+    "seat_name",
+    "suit_name",
+    "tile_text",
+    "tiles_line",
+    "tr",
+]
+
+LANGS: Final = ("zh", "en")
+TILE_STYLES: Final = ("compact", "zh", "glyph")
+
+#: Every word the table shows, by key: (Chinese, English). ``{}`` fields are filled by :func:`tr`.
+_WORDS: Final[dict[str, tuple[str, str]]] = {
+    "you": ("你", "You"),
+    "seat": ("{}家", "Seat {}"),
+    "dealer": ("庄", "dealer"),
+    "wall": ("牌墙 {}", "wall {}"),
+    "hand_of": ("第 {}/{} 局", "Hand {}/{}"),
+    "seed": ("种子 {}", "seed {}"),
+    "score": ("本局 {:+d}", "this hand {:+d}"),
+    "total": ("总分 {:+d}", "total {:+d}"),
+    "on_turn": ("▶ 出牌中", "▶ on turn"),
+    "claiming": ("▶ 考虑中", "▶ deciding"),
+    "won": ("已胡 {}", "won on {}"),
+    "won_from": ("已胡 {}（{}点炮）", "won on {} from {}"),
+    "won_self": ("已胡 {}（自摸）", "won on {} (self-draw)"),
+    "void": ("缺{}", "void {}"),
+    "ready": ("报叫", "declared ready"),
+    "melds": ("副露", "melds"),
+    "river": ("牌河", "river"),
+    "hidden_kong": ("暗杠", "concealed kong"),
+    "your_hand": ("手牌", "Hand"),
+    "drawn": ("摸", "drew"),
+    "your_turn": (
+        "轮到你了：选一张牌出（←/→ 或键入如 5p），回车打出",
+        "Your turn: choose a tile (←/→ or type e.g. 5p), Enter discards",
+    ),
+    "your_claim": ("{}打出 {}：", "{} discards {}:"),
+    "your_rob": ("{}补杠 {}：可以抢杠", "{} adds a kong of {}: you may rob it"),
+    "exchange_prompt": (
+        "换三张：选同一花色的三张（空格选择），回车确认",
+        "Exchange three: pick three tiles of one suit (Space), Enter to pass them",
+    ),
+    "void_prompt": ("定缺：按 m 萬、p 筒、s 條", "Choose your void suit: m characters, p dots, s bamboo"),
+    "declare_prompt": ("你已听牌，可以报叫（r）或不报（x）", "You are ready: declare ready (r) or not (x)"),
+    "waiting": ("等待其他玩家…", "Waiting for the others…"),
+    "you_won": ("你已胡牌，其他人继续", "You have won; the others play on"),
+    "hand_over": ("本局结束，回车看结算", "The hand is over: Enter for the settlement"),
+    "keys": (
+        "键：←/→ 选牌  回车 出牌  h 胡  p 碰  k 杠  x 过  r 报叫  a 提示  o 设置  ? 帮助  q 退出",
+        "Keys: ←/→ choose  Enter discard  h hu  p pung  k kong  x pass  r ready  a hint  o settings  ? help  q quit",
+    ),
+    "timer": ("{} 秒后自动过", "auto-pass in {}s"),
+    "bad_key": ("按键 {} 没有作用（? 看帮助）", "The key {} does nothing here (? for help)"),
+    "not_asked": ("现在不用你操作", "Nothing for you to do now"),
+    "cannot": ("不能{}：{}", "You cannot {}: {}"),
+    "cannot_now": ("现在不能{}", "You cannot {} now"),
+    "no_tile": ("手里没有 {}", "You hold no {}"),
+    "pick_kong": ("选中要杠的牌再按 k（可杠：{}）", "Select the tile to kong, then k (kongs: {})"),
+    "pick_three": ("要选同一花色的三张，已选 {}", "Pick three tiles of one suit; picked {}"),
+    "hint_only_turn": ("提示只在轮到你出牌时可用", "A hint is for your discard turn"),
+    "hint_title": ("出牌建议", "Discard advice"),
+    "close": ("Esc 关闭", "Esc closes"),
+    "settlement": ("结算", "Settlement"),
+    "wins": ("胡牌", "Wins"),
+    "payments": ("支付", "Payments"),
+    "no_payments": ("没有支付", "No payments"),
+    "check_ready": ("查叫", "Ready check (查叫)"),
+    "is_ready": ("有叫", "ready"),
+    "not_ready": ("无叫", "not ready"),
+    "hands": ("各家手牌", "Every hand"),
+    "this_hand": ("本局", "This hand"),
+    "totals": ("累计", "Match totals"),
+    "next_dealer": ("下一局庄家：{}", "Next dealer: {}"),
+    "saved": ("记录已保存：{}", "Record saved: {}"),
+    "continue": ("回车继续，q 退出", "Enter continues, q quits"),
+    "match_over": ("比赛结束，回车开始新比赛，q 退出", "The match is over: Enter starts a new one, q quits"),
+    "reason_win": ("有人胡牌，本局结束", "A win ended the hand"),
+    "reason_one_left": ("只剩一家，本局结束", "One player left: the hand ended"),
+    "reason_wall": ("牌墙摸完，流局", "The wall ran out"),
+    "from": ("{} 点炮", "from {}"),
+    "self_draw": ("自摸", "self-draw"),
+    "robbed": ("抢杠", "robbing a kong"),
+    "pays": ("{} → {}  {}  {}", "{} → {}  {}  {}"),
+    "settings": ("设置", "Settings"),
+    "help": ("帮助", "Help"),
+    "new_match": ("设置已生效：开始新比赛", "Settings applied: a new match starts"),
+    "display_applied": ("显示设置已生效", "Display settings applied"),
+    "quit": ("退出", "Quit"),
+}
+
+
+def tr(key: str, lang: str, *args: object) -> str:
+    """The word ``key`` in ``lang`` (``zh`` or ``en``) with ``args`` filled in."""
+    zh, en = _WORDS[key]
+    return (zh if lang == "zh" else en).format(*args)
+
+
+def tile_text(tile: Tile, style: str) -> str:
+    if style == "zh":
+        return tile.zh
+    if style == "glyph":
+        return f"{tile.glyph} "
+    return str(tile)
+
+
+def tiles_line(tiles: Iterable[Tile], style: str) -> str:
+    """Tiles in the given order, one space apart (no space needed after glyphs: they carry one)."""
+    sep = "" if style == "glyph" else " "
+    return sep.join(tile_text(t, style) for t in tiles)
+
+
+def suit_name(suit: int, lang: str) -> str:
+    return SUIT_NAMES_ZH[suit] if lang == "zh" else SUIT_NAMES_EN[suit]
+
+
+def seat_name(seat: int, lang: str, human: int = 0) -> str:
+    return tr("you", lang) if seat == human else tr("seat", lang, seat)
+
+
+_MELD_WORDS: Final = {
+    MeldKind.PUNG: ("碰", "pung"),
+    MeldKind.KONG: ("明杠", "kong"),
+    MeldKind.ADDED_KONG: ("补杠", "added kong"),
+    MeldKind.CONCEALED_KONG: ("暗杠", "concealed kong"),
+}
+
+
+def meld_text(meld: Meld, lang: str, style: str) -> str:
+    zh, en = _MELD_WORDS[meld.kind]
+    return f"{zh if lang == 'zh' else en} {tiles_line([meld.tile] * meld.size, style)}"
+
+
+_ACTION_WORDS: Final = {
+    ActionKind.DISCARD: ("打", "discard"),
+    ActionKind.CONCEALED_KONG: ("暗杠", "concealed kong"),
+    ActionKind.ADDED_KONG: ("补杠", "added kong"),
+    ActionKind.HU: ("胡", "hu"),
+    ActionKind.PASS: ("过", "pass"),
+    ActionKind.PUNG: ("碰", "pung"),
+    ActionKind.KONG: ("杠", "kong"),
+    ActionKind.DECLARE_READY: ("报叫", "declare ready"),
+    ActionKind.VOID: ("定缺", "void"),
+    ActionKind.EXCHANGE: ("换三张", "exchange"),
+}
+
+
+def action_text(action: Action, lang: str, style: str) -> str:
+    """``hu`` -> 胡 / hu; ``discard 5p`` -> 打 五筒 / discard 5p; ``void m`` -> 定缺 萬."""
+    zh, en = _ACTION_WORDS[action.kind]
+    word = zh if lang == "zh" else en
+    if action.tile is not None:
+        return f"{word} {tile_text(action.tile, style).strip()}"
+    if action.kind is ActionKind.VOID:
+        return f"{word} {suit_name(action.suit_index, lang)}"
+    if action.kind is ActionKind.EXCHANGE:
+        return f"{word} {tiles_line([Tile(t) for t in action.exchange], style)}"
+    return word
+
+
+_REASONS_EN: Final = {
+    "R6.1": "exposed kong",
+    "R6.2": "added kong",
+    "R6.3": "concealed kong",
+    "R6.5": "kong refund",
+    "R8.1": "discard win",
+    "R8.2": "self-draw",
+    "R8.3": "robbed kong",
+    "R9.5": "ready check 查叫",
+    "R10": "house rule",
+}
+
+
+def payment_reason(reason: str, lang: str) -> str:
+    """A payment's reason as written by the engine (``R6.1 exposed kong 直杠``), shortened to one language.
+
+    The engine's text names the rule ID, then English words, then the Chinese term; Chinese keeps the ID and
+    the Chinese term, English keeps the ID and the English words.
+    """
+    parts = reason.split()
+    if not parts:
+        return reason
+    rule, rest = parts[0], parts[1:]
+    cjk = [w for w in rest if any("\u3400" <= ch <= "\u9fff" for ch in w)]
+    latin = [w for w in rest if w not in cjk]
+    if lang == "zh" and cjk:
+        return f"{rule} {' '.join(cjk)}"
+    if lang == "en" and latin:
+        return f"{rule} {' '.join(latin)}"
+    return reason
+
+
+def describe_event(event: Event, lang: str, style: str, human: int = 0) -> str | None:
+    """One line for the table's log, or None for events the log leaves out (the deal, answers, payments)."""
+    kind = event.type
+    data = event.data
+    who = seat_name(event.seat, lang, human) if event.seat >= 0 else ""
+    zh = lang == "zh"
+    you = event.seat == human
+
+    def v(third: str, second: str) -> str:
+        """The English verb for a seat (``discards``) or for the player (``discard``)."""
+        return second if you else third
+
+    def t(name: str = "tile") -> str:
+        raw = data.get(name)
+        return tile_text(Tile.from_str(str(raw)), style).strip() if raw else "?"
+
+    if kind == "discard":
+        return f"{who} 打出 {t()}" if zh else f"{who} {v('discards', 'discard')} {t()}"
+    if kind == "pung":
+        return f"{who} 碰 {t()}" if zh else f"{who} {v('pungs', 'pung')} {t()}"
+    if kind == "kong":
+        return f"{who} 杠 {t()}" if zh else f"{who} {v('kongs', 'kong')} {t()}"
+    if kind == "added_kong":
+        return f"{who} 补杠 {t()}" if zh else f"{who} {v('adds', 'add')} a kong of {t()}"
+    if kind == "concealed_kong":
+        shown = t() if data.get("tile") else ("一副" if zh else "a tile")
+        return f"{who} 暗杠 {shown}" if zh else f"{who} {v('declares', 'declare')} a concealed kong of {shown}"
+    if kind == "robbed":
+        owner = "Your" if you else f"{who}'s"
+        return f"{who} 的补杠 {t()} 被抢" if zh else f"{owner} kong of {t()} is robbed"
+    if kind == "ready":
+        return f"{who} 报叫" if zh else f"{who} {v('declares', 'declare')} ready"
+    if kind == "win":
+        src = data.get("from_seat")
+        fan = int(data.get("fan", 0))
+        if src is None:
+            return f"{who} 自摸 {t()}，{fan}番" if zh else f"{who} {v('wins', 'win')} by self-draw on {t()}, {fan} fan"
+        frm = seat_name(int(src), lang, human)
+        return (
+            f"{who} 胡 {t()}（{frm}点炮），{fan}番"
+            if zh
+            else f"{who} {v('wins', 'win')} on {t()} from {frm}, {fan} fan"
+        )
+    if kind == "voids":
+        names = [suit_name("mps".index(str(v)), lang) for v in data.get("voids", [])]
+        shown = "  ".join(f"{seat_name(s, lang, human)}:{n}" for s, n in enumerate(names))
+        return f"定缺 {shown}" if zh else f"Voids {shown}"
+    if kind == "exchange":
+        given = data.get("given") or ""
+        received = data.get("received") or ""
+        g = tiles_line(_tiles(str(given)), style)
+        r = tiles_line(_tiles(str(received)), style)
+        return f"换三张：给出 {g}，换来 {r}" if zh else f"Exchange: gave {g}, received {r}"
+    if kind == "end":
+        return tr(f"reason_{data.get('reason', 'win')}", lang)
+    return None
+
+
+def _tiles(text: str) -> list[Tile]:
+    return [Tile.from_str(text[i : i + 2]) for i in range(0, len(text) - 1, 2)]
