@@ -367,7 +367,7 @@ class ReplayStep(NamedTuple):
     game: Game
 
 
-def _game_from_deal(hand: HandRecord) -> Game:
+def _check_full_deal(hand: HandRecord) -> Event:
     deal = hand.events[0]
     if deal.type != "deal":
         raise RecordError(f"a hand starts with its 'deal' event, found {deal.type!r}", *hand.where(0))
@@ -376,6 +376,11 @@ def _game_from_deal(hand: HandRecord) -> Game:
             "this deal holds one seat's tiles only (a record for one seat): it cannot be replayed as a full game",
             *hand.where(0),
         )
+    return deal
+
+
+def _game_from_deal(hand: HandRecord) -> Game:
+    deal = _check_full_deal(hand)
     try:
         return Game.replay([deal])
     except (KeyError, TypeError, ValueError, IndexError) as exc:
@@ -495,7 +500,7 @@ def _full(record: Record, what: str) -> None:
 
 
 def _check_header_against_deal(hand: HandRecord, rules: Rules, base: int, seed: int | None) -> None:
-    d = hand.events[0].data
+    d = _check_full_deal(hand).data
     for key, want in (("rules", rules.to_dict()), ("base", base), ("seed", seed), ("dealer", hand.header["dealer"])):
         if key == "seed" and want is None:
             continue
