@@ -201,7 +201,7 @@ class Game:
         self._after_kong = False  # the seat on turn drew a kong replacement this turn
         self._last_kong: KongRecord | None = None
         self._just_punged = False
-        self._claims = 0  # pungs and exposed kongs so far (地胡 needs none)
+        self._claims = 0  # claims so far: pungs, exposed kongs, wins on a discard or a kong (地胡 needs none)
         self._draws = [0, 0, 0, 0]
         self._discarded = [0, 0, 0, 0]
         self._ready_at_deal = [False] * 4
@@ -741,6 +741,7 @@ class Game:
             self._rivers[d].pop()
         kong_shot = not robbing and self._shot_context[0]
         self._groups += 1
+        self._claims += 1  # R4.2: a win on a discard is a claim too (no 地胡 after it)
         reason = "R8.3 robbed kong 抢杠" if robbing else "R8.1 discard win 点炮"
         for w in winners:
             score = self._claim_score(w, t, robbing)

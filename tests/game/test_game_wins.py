@@ -1,0 +1,103 @@
+"""Several winners on one tile, who deals next, and what a winner no longer pays (RULES.md R2.5, R4.2, R7,
+R8, R9.3, R9.4, R9.7). Seat 0 deals unless a test says otherwise."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+import sichuan_mahjong as sm
+from sichuan_mahjong.game.actions import HU, PASS
+
+
+def deal(
+    hands: list[str], mode: str, wall: str = "", replacements: str = "", dealer: int = 0, **opt: object
+) -> sm.Game:
+    rules = sm.Rules.preset(mode).replace(declare_ready=False, **opt)
+    return sm.Game.setup(rules, hands=hands, wall=wall, dealer=dealer, seed=17, replacements=replacements)
+
+
+def act(g: sm.Game, answers: Mapping[int, str]) -> None:
+    """Give the named answers; every other asked seat passes."""
+    pending = g.to_act()
+    assert set(answers) <= set(pending), f"seats {set(answers) - set(pending)} are not asked; asked: {pending}"
+    g.step({s: answers.get(s, "pass") for s in pending})
+
+
+def legal(g: sm.Game, seat: int) -> list[str]:
+    return [str(a) for a in g.to_act().get(seat, [])]
+
+
+def paid(g: sm.Game, since: int = 0) -> list[tuple[int, int, int, str]]:
+    return [(p.payer, p.payee, p.amount, p.reason.split()[0]) for p in g.payments[since:]]
+
+
+def pattern_ids(g: sm.Game, seat: int) -> list[str]:
+    return [p for e in g.events if e.type == "win" and e.seat == seat for p in e.data["patterns"]]
+
+
+def tsumogiri(g: sm.Game, until: Callable[[sm.Game], bool] = lambda g: g.is_over) -> None:
+    """Everyone discards what he draws (the dealer's first turn: his first legal discard) and passes claims."""
+    while not until(g):
+        answers: dict[int, sm.Action] = {}
+        for s, opts in g.to_act().items():
+            if opts == [HU]:
+                answers[s] = HU
+            elif g.phase == "play":
+                drawn = g.view(s).drawn
+                choice = sm.Action.discard(drawn) if drawn is not None else None
+                answers[s] = choice if choice in opts else next(a for a in opts if a.kind is sm.ActionKind.DISCARD)
+            else:
+                answers[s] = PASS
+        g.step(answers)
+
+
+# ------------------------------------------------------------------------------ R7 地胡, R8.4 in bloody modes
+LATER = [
+    "3s3s3s3s5p6p2p5m6m8s9s1s7s8m",  # the dealer: never ready (three suits); discards 5p first
+    "111m234m567m789m5p",  # wins on the dealer's 5p at once
+    "6s6s6s6s1p2p3p7p8p9p2s2s4s",  # concealed kong of 6s, then ready on 3s (all four 3s are the dealer's)
+    "2m3m789m111p999p44p",  # ready from the deal on 1m/4m; self-draws 4m on his first draw
+]
+
+
+def test_r7_dihu_needs_no_claim_before_it_and_a_win_on_a_discard_is_a_claim() -> None:
+    g = deal(LATER, "bloody_kong", wall="9s4m", replacements="5s")
+    act(g, {0: "discard 5p"})
+    act(g, {1: "hu"})  # R4.2: a win is a claim of the discard
+    act(g, {2: "concealed_kong 6s"})
+    act(g, {2: "discard 9s"})
+    assert g.view(3).drawn == sm.Tile.from_str("4m") and legal(g, 3)[0] == "hu"
+    act(g, {3: "hu"})
+    assert pattern_ids(g, 3) == ["pinghu"]
+
+
+def test_r8_4_r9_4_a_winner_neither_pays_nor_collects_for_a_later_kong_self_draw_or_check_ready() -> None:
+    """Seat 1 wins first; then a concealed kong, a self-draw and 查叫 are settled among the others alone.
+
+    Seat 1: 111m 234m 567m 789m 55p on the dealer's 5p = 平胡 0 fan, x1: the dealer pays 1.
+    Seat 2's 暗杠 6s: the dealer and seat 3 pay 2 each (R6.3), not seat 1.
+    Seat 3 self-draws 4m: 234m 789m 111p 999p 44p = 平胡 0 (no 地胡: seat 1 claimed a discard before), x1
+    from the dealer and seat 2 only.
+    The wall runs out with the dealer and seat 2 in: seat 2 waits on 3s (123p 789p 22s 45s; 6s is all in his
+    kong) = 平胡 0 + 根 1 = 1 fan: the dealer, not ready, pays him 2 (R9.5); seat 2 is ready, so no refund.
+    Deltas: dealer -1 -2 -1 -2 = -6; seat 1 +1; seat 2 +4 -1 +2 = +5; seat 3 -2 +2 = 0.
+    """
+    g = deal(LATER, "bloody_kong", wall="9s4m", replacements="5s")
+    act(g, {0: "discard 5p"})
+    assert legal(g, 1) == ["hu", "pass"]
+    act(g, {1: "hu"})
+    assert paid(g) == [(0, 1, 1, "R8.1")]
+    assert g.view(0).active == (True, False, True, True) and list(g.to_act()) == [2]
+    act(g, {2: "concealed_kong 6s"})
+    assert paid(g, 1) == [(3, 2, 2, "R6.3"), (0, 2, 2, "R6.3")]  # in play order from the kong-er
+    act(g, {2: "discard 9s"})
+    act(g, {3: "hu"})
+    assert paid(g, 3) == [(0, 3, 1, "R8.2"), (2, 3, 1, "R8.2")]
+    assert g.view(0).active == (True, False, True, False) and list(g.to_act()) == [0]
+    assert [str(t) for t in sm.waits(g.view(2).tiles, g.view(2).melds[2])] == ["3s"]
+    tsumogiri(g)
+    assert g.result.reason == "wall" and g.result.ready == (False, False, True, False)
+    assert paid(g, 5) == [(0, 2, 2, "R9.5")]
+    assert all(1 not in (p.payer, p.payee) for p in g.result.payments[1:])
+    assert g.result.deltas == (-6, 1, 5, 0)
+    assert g.result.next_dealer == 1
