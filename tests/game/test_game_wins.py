@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
+import pytest
+
 import sichuan_mahjong as sm
 from sichuan_mahjong.game.actions import HU, PASS
 
@@ -101,3 +103,85 @@ def test_r8_4_r9_4_a_winner_neither_pays_nor_collects_for_a_later_kong_self_draw
     assert all(1 not in (p.payer, p.payee) for p in g.result.payments[1:])
     assert g.result.deltas == (-6, 1, 5, 0)
     assert g.result.next_dealer == 1
+
+
+# ------------------------------------------------------------------------- R4.2 一炮多响 with three winners
+# The dealer's 5s wins all three others. Values, base 1: seat 1 55s 123p 456p 789p 789p = 平胡 0, x1;
+# seat 2 456s 111s 789s 234s 99s = 清一色 2, x4; seat 3 345s 789m 789m 456m 66m = 平胡 0, x1.
+THREE_ON_ONE = [
+    "5s1m1m1m2m2m2m3m3m3m9m9p4s6s",  # the dealer: not winning, never ready (three suits)
+    "5s123p456p789p789p",
+    "4s6s111s789s234s99s",
+    "3s4s789m789m456m66m",
+]
+
+
+@pytest.mark.parametrize(("mode", "reason"), [("standard", "win"), ("bloody", "one_left")])
+def test_r4_2_r2_5_one_discard_wins_three_players_and_the_discarder_deals_next(mode: str, reason: str) -> None:
+    g = deal(THREE_ON_ONE, mode)
+    act(g, {0: "discard 5s"})
+    assert g.to_act() == {s: [HU, PASS] for s in (1, 2, 3)}
+    act(g, {1: "hu", 2: "hu", 3: "hu"})
+    assert paid(g) == [(0, 1, 1, "R8.1"), (0, 2, 4, "R8.1"), (0, 3, 1, "R8.1")]
+    assert g.is_over and g.result.reason == reason  # bloody: only the discarder is left
+    assert g.result.deltas == (-6, 1, 4, 1)
+    assert [(w.seat, w.from_seat, w.group) for w in g.result.wins] == [(1, 0, 1), (2, 0, 1), (3, 0, 1)]
+    assert g.result.next_dealer == 0  # R2.5: 一炮多响, the discarder deals
+    assert g.view(1).discards[0] == ()  # the tile left the river; each winner's hand shows it
+    assert all(len(g.view(s).tiles) == 14 for s in (1, 2, 3))
+
+
+# ------------------------------------------------------------------------------- R9.3 three robbers at once
+# Seat 1 pungs the dealer's 5s while seats 2 and 3 pass their win on it (过水 until their draw); the dealer
+# draws 9m and waits on 5s too. Seat 1 draws the fourth 5s and adds it: all three rob it.
+# Values with 抢杠 +1, base 1: seat 2 清一色 2 + 1 = 3, x8; seat 3 平胡 0 + 1, x2; the dealer
+# 456s 111m 222m 333m 99m = 平胡 0 + 1, x2. Seat 1 pays each as a discarder (R8.3), in order from him.
+THREE_ROBBERS = [
+    "5s1m1m1m2m2m2m3m3m3m9m9p4s6s",
+    "5s5s2p3p3p5p6p7p8p4m5m7m8m",
+    "4s6s111s789s234s99s",
+    "3s4s789m789m456m66m",
+]
+
+
+@pytest.mark.parametrize(("mode", "reason"), [("standard_kong", "win"), ("bloody_kong", "one_left")])
+def test_r9_3_r2_5_three_players_rob_one_added_kong_and_the_kong_er_deals_next(mode: str, reason: str) -> None:
+    g = deal(THREE_ROBBERS, mode, wall="6p4p9m5s")
+    act(g, {0: "discard 5s"})
+    assert g.to_act() == {1: [sm.Action.parse("pung"), PASS], 2: [HU, PASS], 3: [HU, PASS]}
+    act(g, {1: "pung"})
+    act(g, {1: "discard 2p"})
+    act(g, {2: "discard 6p"})
+    act(g, {3: "discard 4p"})
+    act(g, {0: "discard 9p"})
+    assert [str(t) for t in sm.waits(g.view(0).tiles)] == ["5s"]
+    assert g.view(1).drawn == sm.Tile.from_str("5s") and "added_kong 5s" in legal(g, 1)
+    act(g, {1: "added_kong 5s"})
+    assert g.phase == "rob" and g.to_act() == {s: [HU, PASS] for s in (2, 3, 0)}
+    act(g, {2: "hu", 3: "hu", 0: "hu"})
+    assert paid(g) == [(1, 2, 8, "R8.3"), (1, 3, 2, "R8.3"), (1, 0, 2, "R8.3")]  # no kong money (R6.4)
+    assert all("qiangganghu" in pattern_ids(g, s) for s in (0, 2, 3))
+    assert g.view(1).melds[1] == (sm.Meld.parse("pung 5s"),) and sm.Tile.from_str("5s") not in g.view(1).tiles
+    assert g.is_over and g.result.reason == reason
+    assert g.result.deltas == (2, -12, 8, 2)
+    assert g.result.next_dealer == 1  # several robbers of one kong: the kong-er deals
+
+
+# --------------------------------------------------------------------------------- R2.5 a hand nobody won
+# Everyone holds three suits and discards what he draws: nobody is ever ready, nobody can win.
+NOBODY = [
+    "1m4m7m1p4p7p1s4s7s2m5m8m2p5p",
+    "2m5m8m2p5p8p2s5s8s3m6m9m3p",
+    "3m6m9m3p6p9p3s6s9s1m4m7m1p",
+    "1m4m7m1p4p7p1s4s7s2m5m8m2s",
+]
+
+
+@pytest.mark.parametrize("mode", ["standard", "bloody_kong"])
+@pytest.mark.parametrize(("option", "dealer", "next_dealer"), [("stay", 2, 2), ("next", 2, 3), ("next", 3, 0)])
+def test_r2_5_next_dealer_after_a_hand_nobody_won(mode: str, option: str, dealer: int, next_dealer: int) -> None:
+    hands = NOBODY[-dealer:] + NOBODY[:-dealer]  # the 14-tile hand goes to the dealer
+    g = deal(hands, mode, dealer=dealer, dealer_after_draw=option)
+    tsumogiri(g)
+    assert g.result.reason == "wall" and g.result.wins == () and g.result.deltas == (0, 0, 0, 0)
+    assert g.result.next_dealer == next_dealer
