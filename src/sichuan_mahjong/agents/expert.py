@@ -40,6 +40,12 @@ __all__ = ["ExpertAgent", "TableRead", "p_win"]
 #: How much a feared deal-in counts against a discard's gain. Tuned on duplicate deals against ``efficient``:
 #: in 血战 a deal-in costs one payment while staying in the race for wins and 查叫 pays more, so caution is cheap.
 DANGER_SCALE = 0.2
+#: 清一色 counts as within reach while at most this many tiles of other suits remain.
+ONE_SUIT_REACH = 3
+#: A discard one step slower is considered only when its hand is worth this much more fan.
+CHASE_MARGIN = 1.5
+#: A pung is claimed when the best hand after it is worth this factor more than the hand without it.
+PUNG_MARGIN = 1.1
 _TERMINAL_WEIGHT = (0.55, 0.8, 1.0, 1.0, 1.0, 1.0, 1.0, 0.8, 0.55)
 
 
@@ -94,7 +100,6 @@ class TableRead:
             fan = 1.0 + (2.0 if view.ready[o] else 0.0) + (1.5 if len(meld_suits) == 1 and len(melds) >= 2 else 0.0)
             loss = 2.0**fan
             passed = _passed_since_draw(view, o)
-            kept_tiles = 18.0
             for t in range(NUM_KINDS):
                 factor = (0.0 if sure else 0.2) if t // 9 == void else 1.0
                 if t in passed:
@@ -103,8 +108,8 @@ class TableRead:
                     continue
                 hidden = h.unseen[t]
                 shape = _TERMINAL_WEIGHT[t % 9] * (0.45 if hidden == 0 else 1.0)
-                # A ready hand waits on about two kinds of its ~18 kept kinds.
-                self.danger[t] += p_ready * factor * shape * (2.2 / kept_tiles) * loss
+                # A ready hand waits on about two kinds of its 18 kept kinds.
+                self.danger[t] += p_ready * factor * shape * (2.2 / 18.0) * loss
         # Kong feeding (kong modes): three copies unaccounted for may sit in one hand. One given opponent holds
         # all three of ~80 hidden tiles with odds near (13/80)**3, more once hands keep their pairs late on,
         # and the exposed kong costs 2 base plus his replacement draw.
@@ -143,8 +148,6 @@ def _passed_since_draw(view: Observation, o: int) -> set[int]:
         if river and view.active[x]:
             out.add(river[-1].index)
         k += 1
-    if view.phase in ("claim", "rob") and view.pending_tile is not None and view.turn != o:
-        pass  # the pending tile is being decided now; nothing learned yet
     return out
 
 
@@ -176,13 +179,13 @@ def estimate_fan(h: HandState) -> float:
     dom = max(range(3), key=lambda s: per_suit[s])
     other = total - per_suit[dom]
     fan = 0.0
-    if other <= 3 and all(m.tile_index // 9 == dom for m in h.melds):
-        fan += 2.0 * (1.0 - other / 4.0)
+    if other <= ONE_SUIT_REACH and all(m.tile_index // 9 == dom for m in h.melds):
+        fan += 2.0 * (1.0 - other / (ONE_SUIT_REACH + 1.0))
     pairs = sum(1 for n in c if n >= 2) + sum(1 for n in c if n == 4)
     trips = sum(1 for n in c if n >= 3)
     if not h.melds and pairs >= 5:
         fan = max(fan, fan + 2.0 * (pairs - 4) / 3.0)
-    elif h.melds and all(m.kind is not None for m in h.melds):
+    elif h.melds:  # 对子胡 is in reach when the melds are joined by pungs and pairs
         sets = len(h.melds) + trips
         if sets + max(0, pairs - trips - 1) >= 4 and pairs - trips <= 2:
             fan += 0.7
@@ -256,7 +259,7 @@ class ExpertAgent(EfficientAgent):
             s = shanten[t]
             gain = 0.0
             # One step slower only to chase a clearly bigger hand (清一色, 七对, roots), and then at a discount.
-            if s == least or (s == least + 1 and fans.get(t, 0.0) >= best_fan + 1.5):
+            if s == least or (s == least + 1 and fans.get(t, 0.0) >= best_fan + CHASE_MARGIN):
                 h.remove(t)
                 gain = self._hand_value(view, h, read, s, declared)
                 h.add(t)
@@ -340,7 +343,7 @@ class ExpertAgent(EfficientAgent):
             trial.unseen[t] = max(0, trial.unseen[t] - 1)
             candidates = [d for d in range(NUM_KINDS) if trial.counts[d]]
             scored = self._discard_scores(view, trial, read, candidates)
-            if scored and scored[0][0] > now_value * 1.1 + 0.02:
+            if scored and scored[0][0] > now_value * PUNG_MARGIN + 0.02:
                 return kinds[ActionKind.PUNG][0]
         return pass_
 

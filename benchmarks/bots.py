@@ -1,0 +1,54 @@
+"""Bot speed: time per decision (mean, p99, max) per bot, hands per second, and the scaling with --jobs.
+
+Run: ``.venv/bin/python benchmarks/bots.py [--hands N]``. Every bot must decide in well under 50 ms; the
+hands-per-second target with four ``efficient`` bots is 200 in one process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import sichuan_mahjong as sm
+from sichuan_mahjong.agents import make_agent
+from sichuan_mahjong.sim import run_tournament
+
+
+def decision_times(name: str, hands: int, rules: sm.Rules) -> list[float]:
+    """Seconds per act() of bot ``name`` at every seat of seeded hands (view building not included)."""
+    times: list[float] = []
+    for seed in range(hands):
+        bots = [make_agent(name, seed=seed * 4 + s) for s in range(4)]
+        game = sm.Game(rules, seed=seed)
+        while not game.is_over:
+            answers = {}
+            for s, legal in game.to_act().items():
+                view = game.view(s)
+                start = time.perf_counter()
+                answers[s] = bots[s].act(view, legal)
+                times.append(time.perf_counter() - start)
+            game.step(answers)
+    return times
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--hands", type=int, default=400)
+    args = parser.parse_args()
+    rules = sm.Rules()
+    print("decision time per bot (seed rules, 4 of the same bot):")
+    for name in ("random", "efficient", "expert"):
+        times = sorted(decision_times(name, max(20, args.hands // 8), rules))
+        mean = sum(times) / len(times)
+        p99 = times[int(0.99 * (len(times) - 1))]
+        print(f"  {name:<10} {len(times):>6} decisions  mean {mean * 1e3:6.3f} ms  p99 {p99 * 1e3:6.3f} ms"
+              f"  max {times[-1] * 1e3:6.3f} ms")  # fmt: skip
+    for players in (["efficient"] * 4, ["expert"] * 4):
+        for jobs in (1, 2):
+            run_tournament(players, 8, rules, jobs=jobs)  # warm up imports and the pool
+            s = run_tournament(players, args.hands, rules, seed=1, jobs=jobs)
+            print(f"{players[0]} x4, --jobs {jobs}: {s.hands / s.seconds:7.1f} hands/s ({s.hands} hands)")
+
+
+if __name__ == "__main__":
+    main()
