@@ -6,7 +6,6 @@ Tests are plain functions running the app with ``asyncio.run`` (no pytest plugin
 from __future__ import annotations
 
 import asyncio
-from collections import Counter
 from collections.abc import Coroutine
 from pathlib import Path
 from typing import Any
@@ -17,9 +16,11 @@ pytest.importorskip("textual")
 
 from rich.text import Text
 from textual.pilot import Pilot
+from textual.screen import Screen
 from textual.widgets import Input, Static
 
-from sichuan_mahjong.game import ActionKind
+from sichuan_mahjong.agents import make_agent
+from sichuan_mahjong.game import Action, ActionKind, Observation
 from sichuan_mahjong.record import load_hand
 from sichuan_mahjong.tui.app import HandOverScreen, MahjongApp, SettingsScreen, TableScreen
 from sichuan_mahjong.tui.settings import PlaySettings
@@ -35,52 +36,67 @@ def screen_text(app: MahjongApp) -> str:
     return "\n".join(lines)
 
 
-def widget_text(app: MahjongApp, selector: str) -> str:
-    content = app.screen.query_one(selector, Static).content
+def widget_text(app: MahjongApp, selector: str, screen: Screen[Any] | None = None) -> str:
+    """One widget's text, on the screen on top unless another is given."""
+    content = (screen or app.screen).query_one(selector, Static).content
     return content.plain if isinstance(content, Text) else str(content)
 
 
-async def keys_for_turn(pilot: Pilot[None], table: TableScreen) -> None:
-    """Answer what the table asks with the keys a person would press: hu when possible, else pass on claims,
-    else discard the tile under the cursor (the drawn one), moving left when the rules refuse it."""
-    legal = table.table.legal
-    kinds = {a.kind for a in legal}
-    view = table.table.view()
-    if ActionKind.HU in kinds:
-        await pilot.press("h")
-    elif view.phase == "exchange":
-        counts = Counter(t.suit for t in view.tiles)
-        suit = max((s for s in counts if counts[s] >= 3), key=lambda s: (-counts[s], s))
-        positions = [i for i, t in enumerate(view.tiles) if t.suit == suit][:3]
-        await pilot.press("home")
-        at = 0
-        for p in positions:
-            await pilot.press(*["right"] * (p - at), "space")
-            at = p
-        await pilot.press("enter")
-    elif view.phase == "void":
-        counts = Counter(t.suit for t in view.tiles)
-        await pilot.press(min("mps", key=lambda s: (counts[s], s)))
-    elif ActionKind.PASS in kinds:
-        await pilot.press("x")
-    elif ActionKind.DISCARD in kinds:
+def keys_for(action: Action, view: Observation) -> list[str]:
+    """The keys a person presses for ``action``: a tile is typed (``5p``) to put the cursor on it."""
+    kind = action.kind
+    simple = {ActionKind.HU: "h", ActionKind.PUNG: "p", ActionKind.KONG: "k", ActionKind.PASS: "x"}
+    if kind in simple:
+        return [simple[kind]]
+    if kind is ActionKind.DECLARE_READY:
+        return ["r"]
+    if kind is ActionKind.VOID:
+        return ["mps"[action.suit_index]]
+    if action.tile is not None:
+        typed = [str(action.tile.rank), action.tile.suit]
+        return [*typed, "enter" if kind is ActionKind.DISCARD else "k"]
+    assert kind is ActionKind.EXCHANGE
+    keys, picked, at = ["home"], set(), 0
+    for t in action.exchange:
+        spot = next(i for i, tile in enumerate(view.tiles) if tile.index == t and i not in picked)
+        picked.add(spot)
+        keys += ["right" if spot > at else "left"] * abs(spot - at) + ["space"]
+        at = spot
+    return [*keys, "enter"]
+
+
+class Player:
+    """Seat 0 played from the keyboard: an expert bot decides, the keys say it."""
+
+    def __init__(self, seed: int) -> None:
+        self.bot = make_agent("expert", seed=seed)
+        self.chosen: list[Action] = []
+
+    async def turn(self, pilot: Pilot[None], table: TableScreen) -> None:
+        view, legal = table.table.view(), table.table.legal
+        action = self.bot.act(view, legal)
         before = len(table.table.game.events)
-        await pilot.press("enter")
-        for _ in range(14):
-            if len(table.table.game.events) != before:
-                break
-            await pilot.press("left", "enter")
-    await pilot.pause()
+        await pilot.press(*keys_for(action, view))
+        await pilot.pause()
+        assert len(table.table.game.events) > before, f"{action} by {keys_for(action, view)}: {table.message}"
+        self.chosen.append(action)
 
 
-async def play_hand_by_keys(pilot: Pilot[None], app: MahjongApp, limit: int = 600) -> TableScreen:
+async def keys_for_turn(pilot: Pilot[None], table: TableScreen) -> None:
+    await Player(table.table.settings.seed).turn(pilot, table)
+
+
+async def play_hand_by_keys(
+    pilot: Pilot[None], app: MahjongApp, player: Player | None = None, limit: int = 600
+) -> TableScreen:
     """Press keys until the end-of-hand screen shows; returns the table screen."""
     table = app.table_screen
+    player = player or Player(table.table.settings.seed)
     for _ in range(limit):
         if isinstance(app.screen, HandOverScreen):
             return table
         if table.table.legal:
-            await keys_for_turn(pilot, table)
+            await player.turn(pilot, table)
         else:
             await pilot.pause(0.01)
     raise AssertionError("the hand did not end")
@@ -130,6 +146,51 @@ def test_a_whole_hand_from_keystrokes(tmp_path: Path) -> None:
             assert table.table.totals_before == tuple(result.deltas)
             await pilot.press("q")
         assert app.return_code in (None, 0)
+
+    run(go())
+
+
+@pytest.mark.parametrize(
+    ("preset", "seed", "expected"),
+    [
+        ("seed", 3, ["pung", "pung", "hu"]),  # seeds found by letting the expert bot play seat 0
+        ("app", 4, ["exchange", "void", "kong", "pung", "hu"]),
+        ("app", 20, ["exchange", "void", "pung", "pung", "pung", "added_kong", "hu"]),
+    ],
+)
+def test_claims_and_kongs_by_keys_show_on_screen(tmp_path: Path, preset: str, seed: int, expected: list[str]) -> None:
+    async def go() -> None:
+        app = MahjongApp(settings(tmp_path, preset=preset, seed=seed, records=None, hands=1))
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            table = app.table_screen
+            player = Player(seed)
+            for _ in range(600):
+                if isinstance(app.screen, HandOverScreen):
+                    break
+                if not table.table.legal:
+                    await pilot.pause(0.01)
+                    continue
+                await player.turn(pilot, table)
+                action = player.chosen[-1]
+                me = widget_text(app, "#seat-0", table)
+                tile = table.table.game.events_for(0)
+                if action.kind is ActionKind.PUNG:
+                    claimed = next(e for e in reversed(tile) if e.type == "pung").data["tile"]
+                    assert f"pung {claimed} {claimed} {claimed}" in me
+                elif action.kind is ActionKind.KONG:
+                    claimed = next(e for e in reversed(tile) if e.type == "kong").data["tile"]
+                    assert f"kong {' '.join([claimed] * 4)}" in me
+                elif action.kind is ActionKind.ADDED_KONG:
+                    assert f"added kong {' '.join([str(action.tile)] * 4)}" in me
+                elif action.kind is ActionKind.HU:
+                    assert "won on" in me and any(line.startswith("You win") for line in table.log_lines)
+                elif action.kind is ActionKind.VOID:
+                    assert "void" in me
+            kinds = [a.kind.value for a in player.chosen if a.kind not in (ActionKind.DISCARD, ActionKind.PASS)]
+            assert kinds == expected
+            assert isinstance(app.screen, HandOverScreen) and "The match is over" in screen_text(app)
+            await pilot.press("q")
 
     run(go())
 
@@ -212,18 +273,21 @@ def test_engine_refusal_is_shown(tmp_path: Path) -> None:
     run(go())
 
 
-def test_app_preset_exchange_and_void_by_keys(tmp_path: Path) -> None:
+def test_exchange_needs_three_of_one_suit(tmp_path: Path) -> None:
     async def go() -> None:
-        app = MahjongApp(settings(tmp_path, preset="app", hands=1))
+        app = MahjongApp(settings(tmp_path, preset="app"))
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
+            table = app.table_screen
             assert "Exchange three" in widget_text(app, "#prompt")
-            await pilot.press("enter")  # nothing picked yet: refused
+            await pilot.press("enter")  # nothing picked yet
             assert "Pick three tiles of one suit" in widget_text(app, "#message")
-            table = await play_hand_by_keys(pilot, app)
-            events = [e.type for e in table.table.game.events]
-            assert "exchange" in events and "voids" in events
-            assert "The match is over" in screen_text(app)
+            suits = [t.suit for t in table.table.view().tiles]
+            two_suits = [suits.index(s) for s in dict.fromkeys(suits)][:2]
+            await pilot.press("home", *["right"] * two_suits[0], "space", "home", *["right"] * two_suits[1], "space")
+            await pilot.press("enter")
+            assert "Pick three tiles of one suit" in widget_text(app, "#message")
+            assert table.table.view().phase == "exchange" and len(table.table.game.events) == 1
             await pilot.press("q")
 
     run(go())

@@ -68,6 +68,10 @@ _CLAIM_KEYS: dict[str, ActionKind] = {
 }
 
 
+_KEY_OF: dict[ActionKind, str] = {kind: key for key, kind in _CLAIM_KEYS.items()}
+_KEY_OF.update({ActionKind.DECLARE_READY: "r", ActionKind.CONCEALED_KONG: "k", ActionKind.ADDED_KONG: "k"})
+
+
 class TileView(Static):
     """One of the player's tiles; a click puts the cursor on it, a click on the cursor's tile plays it."""
 
@@ -80,7 +84,7 @@ class TileView(Static):
         margin: 0 0;
     }
     TileView.-cursor { border: heavy $accent; background: $accent 30%; text-style: bold; }
-    TileView.-picked { background: $warning 40%; }
+    TileView.-picked { border: double $warning; background: $warning 40%; }
     TileView.-drawn { margin: 0 0 0 2; }
     TileView.-hidden { display: none; }
     """
@@ -211,7 +215,10 @@ class TableScreen(Screen[None]):
                 if not table.step_bots():
                     break
         elif table.bots_to_move:
-            self._bot_timer = self.set_timer(table.settings.delay, self._bot_tick)
+            delay = table.settings.delay
+            if not table.view().active[HUMAN]:
+                delay = min(delay, 0.1)  # the player has won (血战): the rest goes quicker
+            self._bot_timer = self.set_timer(delay, self._bot_tick)
         self._collect_log()
         self._arm_claim_timer()
         self.refresh_table()
@@ -407,13 +414,13 @@ class TableScreen(Screen[None]):
             tile = tile_text(view.pending_tile, style).strip() if view.pending_tile else "?"
             key = "your_claim" if view.phase == "claim" else "your_rob"
             text = tr(key, lang, seat_name(view.turn, lang, HUMAN), tile)
-            options = "  ".join(action_text(a, lang, style) for a in legal)
+            options = "  ".join(f"{_KEY_OF.get(a.kind, '')} {action_text(a, lang, style)}".strip() for a in legal)
             text = f"{text} {options}"
             if self.table.settings.timer is not None and self._claim_timer is not None:
                 left = max(0, round(self._claim_deadline - time.monotonic()))
                 text += f"   ({tr('timer', lang, left)})"
             return text
-        extra = [action_text(a, lang, style) for a in legal if a.kind is not ActionKind.DISCARD]
+        extra = [f"{_KEY_OF[a.kind]} {action_text(a, lang, style)}" for a in legal if a.kind in _KEY_OF]
         text = tr("your_turn", lang)
         return f"{text}   [{'  '.join(extra)}]" if extra else text
 
