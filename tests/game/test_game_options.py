@@ -190,3 +190,12 @@ def test_illegal_answers_name_seat_action_reason_and_change_nothing() -> None:
     assert g.to_json() == before and g.to_act() == {3: [sm.Action.parse("pung"), sm.Action.parse("pass")]}
     act(g, {3: "pung"})
     assert g.view(0).melds[3] == (sm.Meld.parse("pung 5p"),)
+
+
+def test_step_takes_an_equal_action_built_by_hand_as_the_legal_one() -> None:
+    """Action is a public dataclass: an answer equal to a legal action must act as that action."""
+    g = deal(MULTI, rules=sm.Rules.preset("standard").replace(declare_ready=False))
+    g.step({0: sm.Action(sm.ActionKind.DISCARD, sm.Tile.from_str("5p").index)})
+    assert legal(g, 1) == ["hu", "pass"] and legal(g, 2) == ["hu", "pass"]
+    g.step({1: sm.Action(sm.ActionKind.HU), 2: sm.Action(sm.ActionKind.PASS)})
+    assert g.is_over and [w.seat for w in g.result.wins] == [1]

@@ -257,7 +257,7 @@ def test_r9_3_added_kong_completes_when_robbers_pass_and_concealed_kong_cannot_b
 # -------------------------------------------------------------------------------------------- R9.1 过水
 PASS_HANDS = [
     "123456789s1m5p7p8p9p",
-    "23m444m567m999p55p",  # waits 1m (平胡, 0 fan) and 4m (+根, 1 fan)
+    "23m444m567m999p55p",  # waits 1m and 5p (平胡, 0 fan) and 4m (+根, 1 fan)
     "123456789s4m1m1p3p",
     "123456789s1m2p4p6p",
 ]
@@ -322,6 +322,34 @@ def test_r9_2_last_four_forced_self_draw() -> None:
     g = deal(FORCED, replacements="1s2s1m")  # 1m is the third tile from the end: seat 1 draws it
     tsumogiri(g, lambda g: 1 in g.to_act() and g.view(1).drawn == sm.Tile.from_str("1m"))
     assert g.view(1).wall_count == 2 and legal(g, 1) == ["hu"]
+
+
+# The boundary: seat 1 (ready on 1m, 4m and 5p; every other one of them is held) meets the only free 1m, placed k
+# tiles from the wall's end. The others hold three suits and discard what they draw: they can never win.
+JUNK = {0: "123456789s1m5p8p9p", 2: "123456789s1m1p3p5p", 3: "123456789s1m2p4p4m"}
+
+
+def _last_tiles(k: int, dealer: int) -> sm.Game:
+    hands = [JUNK.get(s, "23m444m567m999p55p") + ("9s" if s == dealer else "") for s in range(4)]
+    g = deal(hands, replacements="1s2s3s4s5s6s"[: 2 * (k - 1)] + "1m", dealer=dealer)
+    act(g, {dealer: "discard 9s"})  # the dealer's extra tile
+    tsumogiri(g, lambda g: "hu" in legal(g, 1))
+    return g
+
+
+@pytest.mark.parametrize(("k", "forced"), [(5, False), (4, True)])
+def test_r9_2_forced_self_draw_only_on_the_last_four_tiles(k: int, forced: bool) -> None:
+    g = _last_tiles(k, dealer=(1 + k) % 4)  # seat 1 draws the k-th tile from the end
+    assert g.phase == "play" and g.view(1).drawn == sm.Tile.from_str("1m") and g.view(1).wall_count == k - 1
+    assert (legal(g, 1) == ["hu"]) is forced
+
+
+@pytest.mark.parametrize(("k", "forced"), [(6, False), (5, True)])
+def test_r9_2_forced_win_on_a_discard_while_the_wall_holds_four_or_fewer(k: int, forced: bool) -> None:
+    g = _last_tiles(k, dealer=0)  # seat (-k) % 4, not seat 1, draws it and discards it
+    assert g.phase == "claim" and g.view(1).pending_tile == sm.Tile.from_str("1m")
+    assert g.view(1).wall_count == k - 1
+    assert legal(g, 1) == (["hu"] if forced else ["hu", "pass"])
 
 
 # ---------------------------------------------------------------------------------- R9.5 查叫, R6.5, R10 花猪

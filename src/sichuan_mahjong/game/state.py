@@ -522,9 +522,10 @@ class Game:
                     raise IllegalActionError(f"seat {s} cannot {what}: {self._why(s, a)}")
                 asked = ", ".join(map(str, sorted(self._pending)))
                 raise IllegalActionError(f"seat {s} cannot {what}: it is not asked now (asked: {asked})")
-            if a not in self._pending[s]:
+            legal = self._pending[s]
+            if a not in legal:
                 raise IllegalActionError(f"seat {s} cannot {self._describe(s, a)}: {self._why(s, a)}")
-            chosen[s] = a
+            chosen[s] = legal[legal.index(a)]  # the shared instance: the engine compares answers by identity
         for s, legal in self._pending.items():
             if s not in chosen:
                 shown = ", ".join(map(str, legal[:12])) + (", ..." if len(legal) > 12 else "")
