@@ -33,6 +33,8 @@ from sichuan_mahjong.hand.analysis import (
     waits_counts,
 )
 from sichuan_mahjong.hand.melds import Meld, MeldKind, MeldParseError
+from sichuan_mahjong.match import Match
+from sichuan_mahjong.record import RecordError, load_hand, load_match, save_hand, save_match
 from sichuan_mahjong.rules import PRESETS, Rules, RulesError
 from sichuan_mahjong.scoring import NotWinningError, Pattern, Score, score_hand, value_of_ready_hand
 from sichuan_mahjong.tiles import (
@@ -59,6 +61,7 @@ __all__ = [
     "HandSizeError",
     "IllegalActionError",
     "Improvement",
+    "Match",
     "Meld",
     "MeldKind",
     "MeldParseError",
@@ -66,6 +69,7 @@ __all__ = [
     "Observation",
     "Pattern",
     "Payment",
+    "RecordError",
     "Rules",
     "RulesError",
     "Score",
@@ -78,7 +82,11 @@ __all__ = [
     "improvements",
     "is_winning",
     "is_winning_keys",
+    "load_hand",
+    "load_match",
     "parse_tiles",
+    "save_hand",
+    "save_match",
     "score_hand",
     "shanten",
     "shanten_batch",
