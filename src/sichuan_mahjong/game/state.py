@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from itertools import combinations_with_replacement
+from itertools import combinations_with_replacement, compress
 from typing import Any, Final
 
 from sichuan_mahjong.game.actions import (
@@ -56,6 +56,11 @@ _DISCARD = tuple(Action.discard(t) for t in range(NUM_KINDS))
 _CKONG = tuple(Action.concealed_kong(t) for t in range(NUM_KINDS))
 _AKONG = tuple(Action.added_kong(t) for t in range(NUM_KINDS))
 _TILE = tuple(Tile(t) for t in range(NUM_KINDS))
+_EXCHANGE_OF: Final = {
+    combo: Action.exchange_of(combo)
+    for suit in range(3)
+    for combo in combinations_with_replacement(range(suit * 9, suit * 9 + 9), 3)
+}
 _EXCHANGE_TARGET: Final = {"clockwise": 3, "counterclockwise": 1, "across": 2}
 _DICE_DIRECTION: Final = ("across", "counterclockwise", "clockwise")  # by (sum of the two dice) % 3
 
@@ -194,6 +199,10 @@ class Game:
         self._voids = [-1, -1, -1, -1]
         self._declared = [False] * 4
         self._lock = [-1, -1, -1, -1]  # 过水不胡: fan of the best win passed since the last draw
+        # Is seat s's hand (13 - 3k tiles) one tile from a win? None until asked after its tiles last moved. A
+        # discard can only win a ready hand and a draw only complete one, so most win tests are skipped.
+        self._ready: list[bool | None] = [None, None, None, None]
+        self._may_win = True  # the seat on turn was ready before its draw (or it is the dealer's first turn)
         self._phase = "play"
         self._turn = dealer
         self._pending_tile = -1
@@ -237,10 +246,19 @@ class Game:
     def _add(self, s: int, t: int) -> None:
         self._counts[s][t] += 1
         self._keys[s][t // 9] += POW5[t % 9]
+        self._ready[s] = None
 
     def _remove(self, s: int, t: int, n: int = 1) -> None:
         self._counts[s][t] -= n
         self._keys[s][t // 9] -= n * POW5[t % 9]
+        self._ready[s] = None
+
+    def _is_ready(self, s: int) -> bool:
+        """Shanten 0 for seat s holding 13 - 3k tiles, cached until its tiles move (a win needs it first)."""
+        ready = self._ready[s]
+        if ready is None:
+            ready = self._ready[s] = self._shanten(s) == 0
+        return ready
 
     def _emit(self, kind: str, seat: int, **data: Any) -> None:
         self.events.append(Event(kind, seat, data))
@@ -272,13 +290,23 @@ class Game:
             self._after_exchange()
 
     def _exchange_options(self, s: int) -> list[Action]:
+        """Every multiset of three tiles of one suit the seat holds, in ``combinations_with_replacement`` order."""
         c = self._counts[s]
         out: list[Action] = []
         for suit in range(3):
             kinds = [t for t in range(suit * 9, suit * 9 + 9) if c[t]]
-            for combo in combinations_with_replacement(kinds, 3):
-                if all(combo.count(t) <= c[t] for t in set(combo)):
-                    out.append(Action.exchange_of(combo))
+            n = len(kinds)
+            for i in range(n):
+                a = kinds[i]
+                for j in range(i, n):
+                    b = kinds[j]
+                    if b == a and c[a] < 2:
+                        continue
+                    for k in range(j, n):
+                        x = kinds[k]
+                        if x == b and c[x] < (3 if a == b else 2):
+                            continue
+                        out.append(_EXCHANGE_OF[a, b, x])
         return out
 
     def _do_exchange(self, answers: Mapping[int, Action]) -> None:
@@ -319,7 +347,7 @@ class Game:
     def _after_void(self) -> None:
         for s in range(4):
             if s != self.dealer:
-                self._ready_at_deal[s] = self._shanten(s) == 0
+                self._ready_at_deal[s] = self._is_ready(s)
         seats = [s for s in range(4) if self._ready_at_deal[s]] if self.rules.declare_ready else []
         if seats:
             self._phase = "declare"
@@ -333,6 +361,7 @@ class Game:
     def _start_play(self) -> None:
         self._phase = "play"
         self._turn = self.dealer
+        self._may_win = True  # 14 dealt tiles: nothing known before
         self._pending = {self.dealer: self._play_options(self.dealer)}
 
     # ------------------------------------------------------------------------------------------- turns
@@ -342,6 +371,7 @@ class Game:
             self._finish("wall")
             return
         self._forced_draw = self.wall_count <= FORCED_WIN_WALL
+        self._may_win = self._is_ready(s)
         if replacement:
             self._tail -= 1
             t = self._wall[self._tail]
@@ -368,7 +398,7 @@ class Game:
     def _play_options(self, s: int) -> list[Action]:
         c = self._counts[s]
         opts: list[Action] = []
-        if not self._just_punged and self._wins_now(s):
+        if not self._just_punged and self._may_win and self._wins_now(s):
             if self._forced_draw and self._draws[s]:
                 return [HU]
             opts.append(HU)
@@ -381,8 +411,10 @@ class Game:
             return opts
         void = self._voids[s]
         if self.rules.kongs_pay and self.wall_count > 0 and not self._just_punged:
-            opts.extend(_CKONG[t] for t in range(NUM_KINDS) if c[t] == 4 and t // 9 != void)
-            opts.extend(_AKONG[m.tile_index] for m in self._melds[s] if m.kind is MeldKind.PUNG and c[m.tile_index])
+            if 4 in c:
+                opts.extend(_CKONG[t] for t in range(NUM_KINDS) if c[t] == 4 and t // 9 != void)
+            if self._melds[s]:
+                opts.extend(_AKONG[m.tile_index] for m in self._melds[s] if m.kind is MeldKind.PUNG and c[m.tile_index])
         if (
             self.rules.declare_ready
             and self._first_turn_of_dealer(s)
@@ -390,9 +422,9 @@ class Game:
         ):
             opts.append(DECLARE_READY)
         if void >= 0 and any(c[void * 9 : void * 9 + 9]):
-            opts.extend(_DISCARD[t] for t in range(void * 9, void * 9 + 9) if c[t])
+            opts.extend(compress(_DISCARD[void * 9 : void * 9 + 9], c[void * 9 : void * 9 + 9]))
         else:
-            opts.extend(_DISCARD[t] for t in range(NUM_KINDS) if c[t])
+            opts.extend(compress(_DISCARD, c))
         return opts
 
     def _ready_without(self, s: int, t: int) -> bool:
@@ -404,7 +436,11 @@ class Game:
 
     def _claim_options(self, o: int, t: int, *, robbing: bool) -> list[Action]:
         opts: list[Action] = []
-        if self._wins_with(o, t) and (self._lock[o] < 0 or self._claim_score(o, t, robbing).fan > self._lock[o]):
+        if (
+            self._is_ready(o)
+            and self._wins_with(o, t)
+            and (self._lock[o] < 0 or self._claim_score(o, t, robbing).fan > self._lock[o])
+        ):
             if self.wall_count <= FORCED_WIN_WALL:
                 return [HU]
             opts.append(HU)
@@ -502,6 +538,7 @@ class Game:
         elif phase == "void":
             for s in range(4):
                 self._voids[s] = chosen[s].suit_index
+                self._ready[s] = None
             self._emit("voids", -1, voids=[SUITS[v] for v in self._voids])
             self._after_void()
         elif phase == "declare":
@@ -516,16 +553,21 @@ class Game:
         chosen: dict[int, Action] = {}
         for s, raw in answers.items():
             a = Action.parse(raw) if isinstance(raw, str) else raw
-            if s not in self._pending:
+            legal = self._pending.get(s)
+            if legal is None:
                 what = self._describe(s, a)
                 if self._phase == "claim" and a.kind in (ActionKind.PUNG, ActionKind.KONG, ActionKind.HU):
                     raise IllegalActionError(f"seat {s} cannot {what}: {self._why(s, a)}")
                 asked = ", ".join(map(str, sorted(self._pending)))
                 raise IllegalActionError(f"seat {s} cannot {what}: it is not asked now (asked: {asked})")
-            legal = self._pending[s]
-            if a not in legal:
-                raise IllegalActionError(f"seat {s} cannot {self._describe(s, a)}: {self._why(s, a)}")
-            chosen[s] = legal[legal.index(a)]  # the shared instance: the engine compares answers by identity
+            for x in legal:
+                if x is a:
+                    break
+            else:  # not one of the shared instances: an equal one must act as it (the engine compares by identity)
+                if a not in legal:
+                    raise IllegalActionError(f"seat {s} cannot {self._describe(s, a)}: {self._why(s, a)}")
+                a = legal[legal.index(a)]
+            chosen[s] = a
         for s, legal in self._pending.items():
             if s not in chosen:
                 shown = ", ".join(map(str, legal[:12])) + (", ..." if len(legal) > 12 else "")
