@@ -378,3 +378,18 @@ def test_settings_screen_starts_a_new_match(tmp_path: Path) -> None:
             await pilot.press("escape", "q")
 
     run(go())
+
+
+@pytest.mark.parametrize(("size", "tiles", "flat"), [((80, 24), "zh", True), ((80, 24), "compact", False)])
+def test_a_narrow_terminal_gets_flat_tiles(tmp_path: Path, size: tuple[int, int], tiles: str, flat: bool) -> None:
+    async def go() -> None:
+        app = MahjongApp(settings(tmp_path, tiles=tiles, records=None))
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            row = app.screen.query_one("#hand-row")
+            assert row.has_class("-flat") is flat
+            last = app.screen.query_one("#tile-13")
+            assert last.region.right <= size[0]  # the drawn tile is on screen
+            await pilot.press("q")
+
+    run(go())

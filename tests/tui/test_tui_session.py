@@ -135,3 +135,12 @@ def test_words_in_both_languages() -> None:
     assert describe_event(win, "en", "compact") == "You win on 5p from Seat 2, 3 fan"
     assert describe_event(win, "zh", "zh") == "你 胡 五筒（2家点炮），3番"
     assert describe_event(Event("draw", 1, {"tile": None}), "en", "compact") is None
+
+
+def test_an_unfinished_hand_is_saved_on_request(tmp_path: Path) -> None:
+    table = Table(PlaySettings(seed=1, hands=1, delay=0, records=tmp_path))
+    table.answer(simple_answer(table))
+    path = table.save_unfinished()
+    assert path is not None and path.name.endswith("-hand1-unfinished.jsonl")
+    assert [e.to_dict() for e in load_hand(path).events] == [e.to_dict() for e in table.game.events]
+    assert Table(PlaySettings(seed=1, records=None)).save_unfinished() is None

@@ -112,3 +112,4 @@ def test_play_in_a_real_terminal(tmux: Tmux, tmp_path: Path) -> None:
         assert time.monotonic() < deadline, f"scmj play did not quit; the screen was:\n{tmux.screen()}"
         time.sleep(0.1)
     assert status.read_text().strip() == "0"
+    assert [p.name.endswith("-hand1-unfinished.jsonl") for p in (tmp_path / "records").glob("*-hand1*")] == [True]

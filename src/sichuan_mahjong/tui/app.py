@@ -27,6 +27,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
@@ -149,6 +150,12 @@ class TableScreen(Screen[None]):
     .seat { height: auto; padding: 0 1; }
     .seat.-turn { background: $boost; }
     #hand-row { height: 3; padding: 0 1; }
+    #hand-row.-flat { height: 1; }
+    #hand-row.-flat #hand-label { height: 1; padding: 0 1 0 0; }
+    #hand-row.-flat TileView { height: 1; border: none; margin: 0 1 0 0; }
+    #hand-row.-flat TileView.-cursor { border: none; text-style: bold reverse; }
+    #hand-row.-flat TileView.-picked { border: none; text-style: underline; }
+    #hand-row.-flat TileView.-drawn { margin: 0 1 0 2; }
     #hand-label { width: auto; height: 3; padding: 1 1 0 0; }
     #prompt { height: auto; padding: 0 1; color: $text; text-style: bold; }
     #chips { height: 1; padding: 0 1; }
@@ -203,6 +210,9 @@ class TableScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.pump()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.refresh_table()
 
     # ------------------------------------------------------------------------------------ the game loop
     def pump(self) -> None:
@@ -387,6 +397,10 @@ class TableScreen(Screen[None]):
         asked = bool(self.table.legal)
         label = tr("your_hand", self.lang)
         self.query_one("#hand-label", Static).update(label)
+        # Tiles in boxes need 2 cells each more than flat ones: a narrow terminal gets the flat row.
+        widest = max(cell_len(tile_text(Tile(t), self.style)) for t in range(27))
+        boxed = cell_len(label) + 4 + MAX_TILES * (widest + 2) + 2
+        self.query_one("#hand-row").set_class(boxed > self.app.size.width, "-flat")
         for i in range(MAX_TILES):
             widget = self.query_one(f"#tile-{i}", TileView)
             if i < len(tiles):
@@ -674,6 +688,8 @@ class TableScreen(Screen[None]):
         self.app.push_screen(TextScreen(tr("help", self.lang), help_text(self.lang), self.lang))
 
     def quit(self) -> None:
+        """Quit at once; a hand in play is saved as it stands (its record says unfinished)."""
+        self.table.save_unfinished()
         self.app.exit()
 
 

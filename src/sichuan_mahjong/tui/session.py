@@ -118,6 +118,18 @@ class Table:
         self.summaries.append(summary)
         return summary
 
+    def save_unfinished(self) -> Path | None:
+        """On quitting mid-hand: save the hand so far (``...-unfinished.jsonl``), if records are kept."""
+        folder = self.settings.records
+        if folder is None or self.game.is_over:
+            return None
+        folder.mkdir(parents=True, exist_ok=True)
+        name = f"{self._stamp}-seed{self.settings.seed}"
+        path = folder / f"{name}-hand{self.number}-unfinished.jsonl"
+        save_hand(self.game, path)
+        save_match(self.match, folder / f"{name}-match.jsonl")
+        return path
+
     # ---------------------------------------------------------------------------------------- decisions
     def view(self) -> Observation:
         return self.game.view(HUMAN)
