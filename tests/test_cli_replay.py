@@ -123,7 +123,7 @@ def test_one_seat_view_and_chinese(hand_file: Path, tmp_path: Path, capsys: pyte
     sm.save_hand(scripted_game(), seat_file, seat=1)
     code, seat_lines, _ = replay(capsys, str(seat_file))
     assert code == 0 and seat_lines == lines  # the one-seat record shows exactly the same
-    assert "  10. seat 2 wins on 9p from seat 0: Basic hand = 0 fan ×1" in lines  # no per-pattern fan (R12)
+    assert "  10. seat 2 wins on 9p from seat 0: Basic hand = 0 fan ×1" in lines  # what a seat's log holds
     code, zh, _ = replay(capsys, str(hand_file), "--lang", "zh")
     assert zh[0] == "第1局 · 标准下雨 · 底金 1 · 庄家 0号"
     assert "   2. 1号 碰 0号 的 九條" in zh

@@ -229,8 +229,8 @@ def _render_hand(
         for step in replay_steps(events):
             for k, s in enumerate(sorted(step.asked)):
                 options[step.at + k] = [str(a) for a in step.asked[s]]
-    # the fan of each pattern only for the full view: under R12 a seat learns a win's patterns and total fan (the
-    # win event), not the winner's concealed tiles that e.g. the number of roots (根) would tell
+    # a seat's view shows what its own log holds, the win event's pattern ids and total fan, so that a full record
+    # shown with --seat and that seat's own one-seat record (which cannot be replayed for Scores) print the same
     wins: list[WinRecord] = list(game.result.wins) if game is not None and game.is_over and seat is None else []
     shown = list(range(4)) if seat is None else [seat]
     trackers = {s: SeatTiles(s) for s in shown}
