@@ -151,16 +151,20 @@ def test_a_whole_hand_from_keystrokes(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    ("preset", "seed", "expected"),
+    ("preset", "seed", "delay", "expected"),
     [
-        ("seed", 3, ["pung", "pung", "hu"]),  # seeds found by letting the expert bot play seat 0
-        ("app", 4, ["exchange", "void", "kong", "pung", "hu"]),
-        ("app", 20, ["exchange", "void", "pung", "pung", "pung", "added_kong", "hu"]),
+        ("seed", 3, 0.002, ["pung", "pung", "hu"]),  # seeds found by letting the expert bot play seat 0
+        ("app", 4, 0, ["exchange", "void", "kong", "pung", "hu"]),
+        ("app", 20, 0, ["exchange", "void", "pung", "pung", "pung", "added_kong", "hu"]),
     ],
 )
-def test_claims_and_kongs_by_keys_show_on_screen(tmp_path: Path, preset: str, seed: int, expected: list[str]) -> None:
+def test_claims_and_kongs_by_keys_show_on_screen(
+    tmp_path: Path, preset: str, seed: int, delay: float, expected: list[str]
+) -> None:
+    """Also, with a delay, the bots move on a timer between the player's turns."""
+
     async def go() -> None:
-        app = MahjongApp(settings(tmp_path, preset=preset, seed=seed, records=None, hands=1))
+        app = MahjongApp(settings(tmp_path, preset=preset, seed=seed, records=None, hands=1, delay=delay))
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
             table = app.table_screen
