@@ -81,7 +81,9 @@ class SeatTiles:
     """One seat's concealed tiles and melds, followed from the events as that seat receives them.
 
     This is what a client that kept only its own filtered log (``game.events_for(seat)``) can rebuild; a
-    tile that leaves a hand it is not in means a damaged record (ValueError).
+    tile that leaves a hand it is not in means a damaged record (ValueError). It equals ``game.view(seat)``
+    at every decision except while an added kong (补杠) waits to be robbed: the engine moves the tile only once
+    the kong stands or is robbed, and writes no event when it stands, so here the kong is shown at once.
     """
 
     seat: int
@@ -496,11 +498,12 @@ def text_of(report: Mapping[str, Any], lang: str) -> list[str]:
             for w in s["wins"]:
                 src = w.get("from_seat")
                 tile = _tile(w["tile"], lang)
-                how = (
-                    ("自摸" if src is None else f"{_who(src, lang)} 点炮")
-                    if zh
-                    else ("self-draw" if src is None else f"from {_who(src, lang)}")
-                )
+                if src is None:
+                    how = "自摸" if zh else "self-draw"
+                elif w.get("robbed_kong"):
+                    how = f"抢{_who(src, lang)}的杠" if zh else f"robbing {_who(src, lang)}'s kong"
+                else:
+                    how = f"{_who(src, lang)} 点炮" if zh else f"from {_who(src, lang)}"
                 body = w["breakdown"] or _patterns_text(w, lang)
                 out.append(
                     f"  {_who(w['seat'], lang)} 胡 {tile}（{how}）：{body}"
