@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from itertools import combinations_with_replacement, compress
+from itertools import chain, combinations_with_replacement, compress, repeat
 from typing import Any, Final
 
 from sichuan_mahjong.game.actions import (
@@ -192,6 +192,12 @@ class Game:
         self._meld_suits = [0, 0, 0, 0]
         self._drawn = [-1, -1, -1, -1]
         self._rivers: list[list[int]] = [[], [], [], []]
+        # What view() shows, kept up to date as it changes rather than rebuilt for every view.
+        self._river_view: list[tuple[Tile, ...]] = [(), (), (), ()]
+        self._shown_melds: list[tuple[Meld, ...]] = [(), (), (), ()]  # all but concealed kongs
+        self._hidden_kongs = [0, 0, 0, 0]
+        self._win_views: tuple[WinView, ...] = ()
+        self._void_view: tuple[int | None, ...] = (None, None, None, None)
         self._wall = list(wall)
         self._head = 0
         self._tail = len(wall)
@@ -259,6 +265,18 @@ class Game:
         if ready is None:
             ready = self._ready[s] = self._shanten(s) == 0
         return ready
+
+    def _river_pop(self, d: int) -> None:
+        """The last discard of seat d leaves its river (claimed or won)."""
+        self._rivers[d].pop()
+        self._river_view[d] = self._river_view[d][:-1]
+
+    def _add_meld(self, s: int, meld: Meld) -> None:
+        self._melds[s].append(meld)
+        if meld.kind is MeldKind.CONCEALED_KONG:
+            self._hidden_kongs[s] += 1
+        else:
+            self._shown_melds[s] += (meld,)
 
     def _emit(self, kind: str, seat: int, **data: Any) -> None:
         self.events.append(Event(kind, seat, data))
@@ -539,6 +557,7 @@ class Game:
             for s in range(4):
                 self._voids[s] = chosen[s].suit_index
                 self._ready[s] = None
+            self._void_view = tuple(self._voids)
             self._emit("voids", -1, voids=[SUITS[v] for v in self._voids])
             self._after_void()
         elif phase == "declare":
@@ -667,6 +686,7 @@ class Game:
         self._remove(s, t)
         self._drawn[s] = -1
         self._rivers[s].append(t)
+        self._river_view[s] += (_TILE[t],)
         self._discarded[s] += 1
         self._just_punged = False
         self._emit("discard", s, tile=TILE_TEXT[t])
@@ -700,9 +720,9 @@ class Game:
         self._start_turn(self._next_active_after(d))
 
     def _pung(self, o: int, d: int, t: int) -> None:
-        self._rivers[d].pop()
+        self._river_pop(d)
         self._remove(o, t, 2)
-        self._melds[o].append(Meld(MeldKind.PUNG, t))
+        self._add_meld(o, Meld(MeldKind.PUNG, t))
         self._meld_suits[o] |= 1 << (t // 9)
         self._claims += 1
         self._emit("pung", o, tile=TILE_TEXT[t], from_seat=d)
@@ -727,9 +747,9 @@ class Game:
         return [(s + k) % 4 for k in range(1, 4) if self._active[(s + k) % 4]]
 
     def _exposed_kong(self, o: int, d: int, t: int) -> None:
-        self._rivers[d].pop()
+        self._river_pop(d)
         self._remove(o, t, 3)
-        self._melds[o].append(Meld(MeldKind.KONG, t))
+        self._add_meld(o, Meld(MeldKind.KONG, t))
         self._meld_suits[o] |= 1 << (t // 9)
         self._claims += 1
         self._emit("kong", o, tile=TILE_TEXT[t], from_seat=d)
@@ -739,7 +759,7 @@ class Game:
     def _concealed_kong(self, s: int, t: int) -> None:
         self._remove(s, t, 4)
         self._drawn[s] = -1
-        self._melds[s].append(Meld(MeldKind.CONCEALED_KONG, t))
+        self._add_meld(s, Meld(MeldKind.CONCEALED_KONG, t))
         self._meld_suits[s] |= 1 << (t // 9)
         self._emit("concealed_kong", s, tile=TILE_TEXT[t])
         self._kong_paid(
@@ -753,6 +773,7 @@ class Game:
         melds = self._melds[s]
         i = next(i for i, m in enumerate(melds) if m.kind is MeldKind.PUNG and m.tile_index == t)
         melds[i] = Meld(MeldKind.ADDED_KONG, t)
+        self._shown_melds[s] = tuple(m for m in melds if m.kind is not MeldKind.CONCEALED_KONG)
         self._kong_paid(KongRecord(s, MeldKind.ADDED_KONG, t, None), self._others_in(s), 1, "R6.2 added kong 补杠")
         self._start_turn(s, replacement=True)
 
@@ -764,6 +785,7 @@ class Game:
 
     def _record_win(self, s: int, t: int, from_seat: int | None, robbed: bool, score: Score) -> None:
         self._wins.append(WinRecord(s, t, from_seat, robbed, score, self._groups))
+        self._win_views += (WinView(s, _TILE[t], from_seat, robbed, score.fan),)
         self._emit(
             "win",
             s,
@@ -781,7 +803,7 @@ class Game:
             self._drawn[d] = -1
             self._emit("robbed", d, tile=TILE_TEXT[t], by=winners)
         else:
-            self._rivers[d].pop()
+            self._river_pop(d)
         kong_shot = not robbing and self._shot_context[0]
         self._groups += 1
         self._claims += 1  # R4.2: a win on a discard is a claim too (no 地胡 after it)
@@ -935,20 +957,18 @@ class Game:
             raise ValueError(f"seat must be 0..3, got {seat}")
         c = self._counts[seat]
         drawn = self._drawn[seat]
-        hand = [t for t in range(NUM_KINDS) for _ in range(c[t])]
+        hand = list(chain.from_iterable(map(repeat, _TILE, c)))
         if drawn >= 0:
-            hand.remove(drawn)
-        melds = tuple(
-            tuple(m for m in self._melds[s] if s == seat or m.kind is not MeldKind.CONCEALED_KONG) for s in range(4)
-        )
-        hidden = tuple(
-            0 if s == seat else sum(m.kind is MeldKind.CONCEALED_KONG for m in self._melds[s]) for s in range(4)
-        )
-        voids = tuple(v if v >= 0 else None for v in self._voids)  # set only once all four chose
+            del hand[sum(c[:drawn])]  # the first copy of the drawn kind
+        melds = list(self._shown_melds)
+        melds[seat] = tuple(self._melds[seat])
+        hidden = list(self._hidden_kongs)
+        hidden[seat] = 0
         exchanged = None
         if self._exchanged is not None:
             given, received = self._exchanged[seat]
             exchanged = (tuple(_TILE[t] for t in given), tuple(_TILE[t] for t in received))
+        pending_tile = self._pending_tile
         return Observation(
             seat=seat,
             dealer=self.dealer,
@@ -956,22 +976,22 @@ class Game:
             base=self.base,
             phase=self._phase,
             turn=self._turn,
-            pending_tile=_TILE[self._pending_tile] if self._pending_tile >= 0 else None,
-            hand=tuple(_TILE[t] for t in hand),
+            pending_tile=_TILE[pending_tile] if pending_tile >= 0 else None,
+            hand=tuple(hand),
             drawn=_TILE[drawn] if drawn >= 0 else None,
-            melds=melds,
-            hidden_kongs=hidden,
-            concealed_counts=tuple(sum(self._counts[s]) for s in range(4)),
-            discards=tuple(tuple(_TILE[t] for t in r) for r in self._rivers),
-            wall_count=self.wall_count,
+            melds=tuple(melds),
+            hidden_kongs=tuple(hidden),
+            concealed_counts=tuple(map(sum, self._counts)),
+            discards=tuple(self._river_view),
+            wall_count=self._tail - self._head,
             scores=tuple(self._ledger.deltas),
-            wins=tuple(WinView(w.seat, _TILE[w.tile], w.from_seat, w.robbed_kong, w.score.fan) for w in self._wins),
-            voids=voids,
+            wins=self._win_views,
+            voids=self._void_view,  # set only once all four chose
             ready=tuple(self._declared),
             active=tuple(self._active),
             legal=tuple(self._pending.get(seat, ())),
             exchanged=exchanged,
-            is_over=self.is_over,
+            is_over=self._phase == "over",
         )
 
     def events_for(self, seat: int) -> list[Event]:

@@ -8,7 +8,7 @@ concealed tiles, a concealed kong's tile, a void choice before all are revealed,
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from sichuan_mahjong.game.actions import Action
 from sichuan_mahjong.game.events import Event
@@ -34,13 +34,15 @@ class WinView:
     fan: int
 
 
-@dataclass(frozen=True, slots=True)
-class Observation:
+class Observation(NamedTuple):
     """One seat's view of the hand. Tuples indexed by seat hold everyone's public facts.
 
     ``melds[s]`` lists seat s's pungs, exposed and added kongs, and its concealed kongs only when s is
     this seat; other seats' concealed kongs are counted in ``hidden_kongs[s]`` without their tile.
     ``hand`` is this seat's concealed tiles without the tile just drawn, which is ``drawn``.
+
+    Immutable, read by attribute. A named tuple rather than a frozen dataclass: a bot asks for a view at
+    every decision, and a tuple is built several times faster.
     """
 
     seat: int
