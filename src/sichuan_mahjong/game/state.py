@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import json
 import random
+from bisect import bisect_left, insort
 from collections.abc import Iterable, Mapping, Sequence
-from itertools import chain, combinations_with_replacement, compress, repeat
+from itertools import combinations_with_replacement, compress
 from typing import Any, Final
 
 from sichuan_mahjong.game.actions import (
@@ -40,10 +41,10 @@ from sichuan_mahjong.game.settlement import (
     split,
 )
 from sichuan_mahjong.game.view import Observation, WinView, filter_event
-from sichuan_mahjong.hand.analysis import is_winning_keys, shanten_keys
+from sichuan_mahjong.hand.analysis import is_winning_keys, shanten_keys, waits_counts
 from sichuan_mahjong.hand.melds import Meld, MeldKind
 from sichuan_mahjong.rules import Rules
-from sichuan_mahjong.scoring import NotWinningError, Score, score_hand, value_of_ready_hand
+from sichuan_mahjong.scoring import NotWinningError, Score, score_hand
 from sichuan_mahjong.tiles import NUM_KINDS, POW5, SUITS, Tile, TileLike, format_tiles, parse_tiles, to_index
 
 __all__ = ["FORCED_WIN_WALL", "Game"]
@@ -187,6 +188,7 @@ class Game:
         self.exchange_dice = exchange_dice
         self.events: list[Event] = []
         self._counts = [[0] * NUM_KINDS for _ in range(4)]
+        self._sorted: list[list[int]] = [[], [], [], []]  # the same concealed tiles, ascending
         self._keys = [[0, 0, 0] for _ in range(4)]
         self._melds: list[list[Meld]] = [[], [], [], []]
         self._meld_suits = [0, 0, 0, 0]
@@ -252,18 +254,27 @@ class Game:
     def _add(self, s: int, t: int) -> None:
         self._counts[s][t] += 1
         self._keys[s][t // 9] += POW5[t % 9]
+        insort(self._sorted[s], t)
         self._ready[s] = None
 
     def _remove(self, s: int, t: int, n: int = 1) -> None:
         self._counts[s][t] -= n
         self._keys[s][t // 9] -= n * POW5[t % 9]
+        tiles = self._sorted[s]
+        i = bisect_left(tiles, t)
+        del tiles[i : i + n]
         self._ready[s] = None
 
     def _is_ready(self, s: int) -> bool:
         """Shanten 0 for seat s holding 13 - 3k tiles, cached until its tiles move (a win needs it first)."""
         ready = self._ready[s]
         if ready is None:
-            ready = self._ready[s] = self._shanten(s) == 0
+            k0, k1, k2 = self._keys[s]
+            suits = self._meld_suits[s] | (k0 > 0) | (k1 > 0) << 1 | (k2 > 0) << 2
+            void = self._voids[s]
+            # R3.1: a hand holding three suits (or its declared void) is no tile from a win, whatever its shape.
+            three_suits = suits == 7 or (void >= 0 and suits >> void & 1)
+            ready = self._ready[s] = not three_suits and self._shanten(s) == 0
         return ready
 
     def _river_pop(self, d: int) -> None:
@@ -296,8 +307,7 @@ class Game:
         return is_winning_keys(self._keys[s], len(self._melds[s]), self._meld_suits[s], self._voids[s])
 
     def _concealed(self, s: int) -> list[int]:
-        c = self._counts[s]
-        return [t for t in range(NUM_KINDS) for _ in range(c[t])]
+        return list(self._sorted[s])
 
     # ----------------------------------------------------------------------------------- set-up phases
     def _begin(self) -> None:
@@ -388,7 +398,7 @@ class Game:
         if self._head >= self._tail:
             self._finish("wall")
             return
-        self._forced_draw = self.wall_count <= FORCED_WIN_WALL
+        self._forced_draw = self._tail - self._head <= FORCED_WIN_WALL
         self._may_win = self._is_ready(s)
         if replacement:
             self._tail -= 1
@@ -428,7 +438,7 @@ class Game:
                 opts.extend(_DISCARD[t] for t in range(NUM_KINDS) if c[t] and self._ready_without(s, t))
             return opts
         void = self._voids[s]
-        if self.rules.kongs_pay and self.wall_count > 0 and not self._just_punged:
+        if self.rules.kongs_pay and self._tail > self._head and not self._just_punged:
             if 4 in c:
                 opts.extend(_CKONG[t] for t in range(NUM_KINDS) if c[t] == 4 and t // 9 != void)
             if self._melds[s]:
@@ -459,10 +469,10 @@ class Game:
             and self._wins_with(o, t)
             and (self._lock[o] < 0 or self._claim_score(o, t, robbing).fan > self._lock[o])
         ):
-            if self.wall_count <= FORCED_WIN_WALL:
+            if self._tail - self._head <= FORCED_WIN_WALL:
                 return [HU]
             opts.append(HU)
-        if not robbing and not self._declared[o] and self.wall_count > 0 and t // 9 != self._voids[o]:
+        if not robbing and not self._declared[o] and self._tail > self._head and t // 9 != self._voids[o]:
             n = self._counts[o][t]
             if n == 3 and self.rules.kongs_pay:
                 opts.append(KONG)
@@ -490,9 +500,11 @@ class Game:
     def _ask_claims(self, d: int, t: int, *, robbing: bool) -> bool:
         """Ask every other seat still in that can claim t; False when nobody can."""
         pending: dict[int, list[Action]] = {}
+        counts = self._counts
         for k in range(1, 4):
             o = (d + k) % 4
-            if self._active[o]:
+            # Most seats can do nothing with t: not ready (no win) and holding fewer than two (no pung).
+            if self._active[o] and ((counts[o][t] >= 2 and not robbing) or self._is_ready(o)):
                 opts = self._claim_options(o, t, robbing=robbing)
                 if opts:
                     pending[o] = opts
@@ -690,7 +702,7 @@ class Game:
         self._discarded[s] += 1
         self._just_punged = False
         self._emit("discard", s, tile=TILE_TEXT[t])
-        self._shot_context = (self._after_kong, self.wall_count == 0)
+        self._shot_context = (self._after_kong, self._tail == self._head)
         if not self._ask_claims(s, t, robbing=False):
             self._start_turn(self._next_active_after(s))
 
@@ -900,17 +912,25 @@ class Game:
 
     # ------------------------------------------------------------------------------------ end of the hand
     def _ready_score(self, s: int) -> Score | None:
-        void = self._voids[s]
-        c = self._counts[s]
-        if (void >= 0 and any(c[void * 9 : void * 9 + 9])) or self._shanten(s) != 0:
-            return None  # the table answers "not ready" before any scoring
-        return value_of_ready_hand(
-            self._concealed(s),
-            self._melds[s],
-            self.rules,
-            declared_ready=self._declared[s],
-            highest=self.rules.check_max,
-        )
+        """What 查叫 charges for seat s's hand (R9.5), as :func:`value_of_ready_hand` reckons it: its lowest
+        (查大叫: highest) wait scored as a win on a discard from shape, roots and 报叫; None when not ready.
+
+        Only the waits are scored (found from the tables first), not all 27 tiles.
+        """
+        if not self._is_ready(s):
+            return None
+        melds = self._melds[s]
+        held = [0] * NUM_KINDS
+        for m in melds:
+            held[m.tile_index] += m.size
+        waits = waits_counts(self._counts[s], len(melds), self._meld_suits[s], self._voids[s], held)
+        if not waits:
+            return None  # every wait is a tile he holds all four of
+        rules = self.rules.replace(extra_fans=frozenset(), self_draw_bonus="none")
+        tiles = self._concealed(s)
+        scores = [score_hand([*tiles, w], w, melds, declared_ready=self._declared[s], rules=rules) for w in waits]
+        pick = max if self.rules.check_max else min
+        return pick(scores, key=lambda sc: (sc.fan, sc.raw_fan))
 
     def _is_pig(self, s: int) -> bool:
         c = self._counts[s]
@@ -955,11 +975,11 @@ class Game:
         """What seat ``seat`` may see (R12): its own tiles and the public table, nothing hidden."""
         if not 0 <= seat < 4:
             raise ValueError(f"seat must be 0..3, got {seat}")
-        c = self._counts[seat]
+        held = self._sorted[seat]
         drawn = self._drawn[seat]
-        hand = list(chain.from_iterable(map(repeat, _TILE, c)))
+        hand = list(map(_TILE.__getitem__, held))
         if drawn >= 0:
-            del hand[sum(c[:drawn])]  # the first copy of the drawn kind
+            del hand[bisect_left(held, drawn)]
         melds = list(self._shown_melds)
         melds[seat] = tuple(self._melds[seat])
         hidden = list(self._hidden_kongs)
@@ -981,7 +1001,7 @@ class Game:
             drawn=_TILE[drawn] if drawn >= 0 else None,
             melds=tuple(melds),
             hidden_kongs=tuple(hidden),
-            concealed_counts=tuple(map(sum, self._counts)),
+            concealed_counts=tuple(map(len, self._sorted)),
             discards=tuple(self._river_view),
             wall_count=self._tail - self._head,
             scores=tuple(self._ledger.deltas),
