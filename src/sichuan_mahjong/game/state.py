@@ -224,7 +224,7 @@ class Game:
         self._ready_at_deal = [False] * 4
         self._forced_draw = False  # the tile just drawn was one of the last four (R9.2)
         self._shot_context = (False, False)  # (kong_shot, last_tile) of the pending discard
-        self._exchanged: list[tuple[tuple[int, ...], tuple[int, ...]]] | None = None
+        self._exchanged: list[tuple[tuple[Tile, ...], tuple[Tile, ...]]] | None = None  # (given, received)
         self._wins: list[WinRecord] = []
         self._groups = 0
         self._first_group: tuple[list[int], int | None] | None = None  # winners and discarder of the first win
@@ -354,7 +354,9 @@ class Game:
                 self._add(target, t)
         if self._drawn[self.dealer] in given[self.dealer]:
             self._drawn[self.dealer] = -1
-        self._exchanged = [(given[s], received[s]) for s in range(4)]
+        self._exchanged = [
+            (tuple(map(_TILE.__getitem__, given[s])), tuple(map(_TILE.__getitem__, received[s]))) for s in range(4)
+        ]
         self._emit(
             "exchange",
             -1,
@@ -984,10 +986,6 @@ class Game:
         melds[seat] = tuple(self._melds[seat])
         hidden = list(self._hidden_kongs)
         hidden[seat] = 0
-        exchanged = None
-        if self._exchanged is not None:
-            given, received = self._exchanged[seat]
-            exchanged = (tuple(_TILE[t] for t in given), tuple(_TILE[t] for t in received))
         pending_tile = self._pending_tile
         return Observation(
             seat=seat,
@@ -1010,7 +1008,7 @@ class Game:
             ready=tuple(self._declared),
             active=tuple(self._active),
             legal=tuple(self._pending.get(seat, ())),
-            exchanged=exchanged,
+            exchanged=self._exchanged[seat] if self._exchanged is not None else None,
             is_over=self._phase == "over",
         )
 
