@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PLAY_STAMP := $(VENV)/.installed-play
 
-.PHONY: play test lint typecheck bench clean
+.PHONY: play test lint typecheck bench bench-engine clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -35,6 +35,10 @@ lint: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/pip install -q -e '.[bench]'
 	$(BIN)/python benchmarks/evaluator.py
+
+bench-engine: $(STAMP)
+	$(BIN)/pip install -q rlcard
+	$(BIN)/python benchmarks/engine.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info
