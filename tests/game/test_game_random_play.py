@@ -106,3 +106,78 @@ def test_same_seed_same_hand_different_seed_differs() -> None:
     a, b, c = (sm.Game(sm.Rules(), s) for s in (3, 3, 4))
     assert a.events == b.events
     assert a.events[0].data["hands"] != c.events[0].data["hands"]
+
+
+def _greedy(g: sm.Game, seat: int, legal: list[sm.Action], rng: random.Random) -> sm.Action:
+    """Wins, claims and kongs often, and discards toward a win: many wins, kongs, robberies and 过水 passes."""
+    kinds = {a.kind for a in legal}
+    if sm.ActionKind.HU in kinds and (len(legal) == 1 or rng.random() < 0.8):
+        return sm.Action.parse("hu")
+    if g.phase in ("claim", "rob"):
+        for kind in (sm.ActionKind.KONG, sm.ActionKind.PUNG):
+            if kind in kinds and rng.random() < 0.6:
+                return next(a for a in legal if a.kind is kind)
+        return sm.Action.parse("pass")
+    if g.phase != "play":
+        return rng.choice(legal)
+    special = [a for a in legal if a.kind in (sm.ActionKind.CONCEALED_KONG, sm.ActionKind.ADDED_KONG)]
+    if special and rng.random() < 0.7:
+        return special[0]
+    discards = [a for a in legal if a.kind is sm.ActionKind.DISCARD]
+    if not discards:
+        return rng.choice(legal)
+    view = g.view(seat)
+    void = view.voids[seat]
+
+    def after(a: sm.Action) -> int:
+        tiles = list(view.tiles)
+        tiles.remove(a.tile)
+        return sm.shanten(tiles, view.melds[seat], void=void)
+
+    best = min(after(a) for a in discards)
+    return rng.choice([a for a in discards if after(a) == best])
+
+
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+def test_greedy_play_offers_exactly_the_wins_and_keeps_the_invariants(preset: str) -> None:
+    """Wins on a discard are offered exactly to the seats whose tiles win, unless 过水 locked them (R9.1);
+    money sums to zero and R8.4 holds; tiles add up to 108 plus one per extra winner of one tile."""
+    groups_seen = 0
+    for seed in range(6):
+        g = sm.Game(sm.Rules.preset(preset), 100 + seed)
+        rng = random.Random(seed)
+        passed: set[int] = set()  # seats that passed a win since their last draw
+        seen = len(g.events)
+        while not g.is_over:
+            pending = g.to_act()
+            if g.phase in ("claim", "rob"):
+                view = g.view(0)
+                t = view.pending_tile
+                assert t is not None
+                for o in range(4):
+                    if o == view.turn or not view.active[o]:
+                        continue
+                    mine = g.view(o)
+                    wins = sm.is_winning([*mine.tiles, t], mine.melds[o], void=mine.voids[o])
+                    offered = sm.Action.parse("hu") in pending.get(o, [])
+                    assert offered <= wins, (seed, o, t)
+                    assert wins <= offered or o in passed, (seed, o, t)
+            answers = {s: _greedy(g, s, legal, rng) for s, legal in pending.items()}
+            if g.phase in ("claim", "rob"):
+                passed |= {
+                    s
+                    for s, a in answers.items()
+                    if a.kind is not sm.ActionKind.HU and sm.Action.parse("hu") in pending[s]
+                }
+            g.step(answers)
+            for e in g.events[seen:]:
+                if e.type == "draw":
+                    passed.discard(e.seat)
+            seen = len(g.events)
+            assert sum(g.deltas) == 0
+        _check_r8_4(g)
+        extra = len(g.result.wins) - len({w.group for w in g.result.wins})
+        groups_seen += len({w.group for w in g.result.wins})
+        assert _tiles_on_table(g) == 108 + extra
+        assert sm.Game.replay(g.events).to_json() == g.to_json()
+    assert groups_seen > 0
