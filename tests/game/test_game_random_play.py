@@ -131,7 +131,7 @@ def _greedy(g: sm.Game, seat: int, legal: list[sm.Action], rng: random.Random) -
 
     def after(a: sm.Action) -> int:
         tiles = list(view.tiles)
-        tiles.remove(a.tile)
+        tiles.remove(sm.Tile(a.tile_index))
         return sm.shanten(tiles, view.melds[seat], void=void)
 
     best = min(after(a) for a in discards)
