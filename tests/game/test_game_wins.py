@@ -185,3 +185,15 @@ def test_r2_5_next_dealer_after_a_hand_nobody_won(mode: str, option: str, dealer
     tsumogiri(g)
     assert g.result.reason == "wall" and g.result.wins == () and g.result.deltas == (0, 0, 0, 0)
     assert g.result.next_dealer == next_dealer
+
+
+def test_r9_3_r6_3_a_concealed_kong_cannot_be_robbed() -> None:
+    """Seats 2 and 3 wait on 5s; seat 1 draws his fourth 5s and declares a concealed kong: nobody is asked."""
+    hands = ["1m1m1m2m2m2m3m3m3m9m9p4s6s8p", "5s5s5s2p3p3p5p6p7p8p4m5m7m", THREE_ROBBERS[2], THREE_ROBBERS[3]]
+    g = deal(hands, "bloody_kong", wall="5s", replacements="9s")
+    act(g, {0: "discard 8p"})
+    assert "concealed_kong 5s" in legal(g, 1)
+    act(g, {1: "concealed_kong 5s"})
+    assert g.phase == "play" and list(g.to_act()) == [1] and g.view(1).drawn == sm.Tile.from_str("9s")
+    assert paid(g) == [(2, 1, 2, "R6.3"), (3, 1, 2, "R6.3"), (0, 1, 2, "R6.3")]
+    assert g.view(0).hidden_kongs[1] == 1 and g.view(0).wins == ()
