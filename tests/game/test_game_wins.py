@@ -197,3 +197,34 @@ def test_r9_3_r6_3_a_concealed_kong_cannot_be_robbed() -> None:
     assert g.phase == "play" and list(g.to_act()) == [1] and g.view(1).drawn == sm.Tile.from_str("9s")
     assert paid(g) == [(2, 1, 2, "R6.3"), (3, 1, 2, "R6.3"), (0, 1, 2, "R6.3")]
     assert g.view(0).hidden_kongs[1] == 1 and g.view(0).wins == ()
+
+
+# ----------------------------------------------------------------------------------------- R7 杠上炮
+# Seat 1 konges the dealer's 5m and draws 1p from the far end; seat 2 waits on 1p alone (11p 222s 333s 444s
+# 666s = 对子胡 1 fan).
+SHOT_AFTER_EXPOSED = [
+    "5m2m7m8m9m2p3p5p1s3s5s7s8s9s",
+    "555m111m234m678p9p",
+    "1p222s333s444s666s",
+    "4m6m3p4p7p2s6p9p3m6m1s4p7s",
+]
+
+
+@pytest.mark.parametrize("at_once", [True, False])
+def test_r7_kong_shot_only_on_the_discard_right_after_the_kong(at_once: bool) -> None:
+    """杠上炮 (+1): seat 1's exposed kong, its replacement, then at once the 1p: 对子胡 1 + 1 = 2 fan, x4. Kept one
+    round and discarded after a plain draw, the same 1p is a plain 点炮: 1 fan, x2."""
+    g = deal(SHOT_AFTER_EXPOSED, "bloody_kong", wall="9m9s8s7p", replacements="1p")
+    act(g, {0: "discard 5m"})
+    act(g, {1: "kong"})
+    assert paid(g) == [(0, 1, 2, "R6.1")] and g.view(1).drawn == sm.Tile.from_str("1p")
+    if not at_once:
+        act(g, {1: "discard 9p"})
+        tsumogiri(g, lambda g: list(g.to_act()) == [1])
+        assert g.view(1).drawn == sm.Tile.from_str("7p")
+    act(g, {1: "discard 1p"})
+    assert g.to_act() == {2: [HU, PASS]}
+    act(g, {2: "hu"})
+    fan = 2 if at_once else 1
+    assert paid(g, 1) == [(1, 2, 1 << fan, "R8.1")]
+    assert ("gangshangpao" in pattern_ids(g, 2)) is at_once
