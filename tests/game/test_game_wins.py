@@ -200,7 +200,7 @@ def test_r9_3_r6_3_a_concealed_kong_cannot_be_robbed() -> None:
 
 
 # ----------------------------------------------------------------------------------------- R7 杠上炮
-# Seat 1 konges the dealer's 5m and draws 1p from the far end; seat 2 waits on 1p alone (11p 222s 333s 444s
+# Seat 1 kongs the dealer's 5m and draws 1p from the far end; seat 2 waits on 1p alone (11p 222s 333s 444s
 # 666s = 对子胡 1 fan).
 SHOT_AFTER_EXPOSED = [
     "5m2m7m8m9m2p3p5p1s3s5s7s8s9s",
