@@ -414,10 +414,11 @@ def shanten(tiles: Iterable[TileLike] | str, melds: Sequence[Meld] = (), *, void
     # _pack and shanten_keys inlined, constants written out: this is the per-call path held to 50x `mahjong`.
     if type(tiles) is not list:
         tiles = _as_sequence(tiles)
+    weight = _WEIGHT
     packed = 0
     try:
         for t in tiles:
-            packed += _WEIGHT[t.index]  # type: ignore[union-attr,index]
+            packed += weight[t.index]  # type: ignore[union-attr,index]
     except (AttributeError, TypeError):
         packed = _packed(tiles)
     k0 = packed & 0xFFFFFF
@@ -433,7 +434,7 @@ def shanten(tiles: Iterable[TileLike] | str, melds: Sequence[Meld] = (), *, void
         meld_suits, _ = _meld_info(melds, (k0, k1, k2))
         _check_size("shanten", n, len(melds), (13, 14))
         return _distance(_COMB, k0, k1, k2, len(melds), meld_suits, _void_index(void)) - 1
-    if n != 14 and n != 13:  # noqa: PLR1714
+    if (n - 13) & -2:  # n is neither 13 nor 14
         _check_size("shanten", n, 0, (13, 14))
     r0 = _ROW[k0]
     c2 = _COL[k2]
