@@ -5,10 +5,13 @@ Two doors onto the same tables (``tables.py``):
 * the **tile-list API** (``shanten``, ``is_winning``, ``waits``, ``useful_tiles``, ``improvements``) takes the
   concealed tiles (Tiles, indices, notation strings, or one string like ``"123m456p"``) and the player's melds,
   checks sizes and copies, and answers with :class:`Tile` values;
-* the **int API** (``shanten_keys``, ``is_winning_keys``, ``waits_counts``, ``shanten_batch``) takes the three
-  per-suit base-5 keys of the concealed tiles (or 27 counts), the number of melds and a bitmask of the suits
-  that hold a meld. It converts and checks nothing: the engine and bots keep keys up to date as tiles move, and
-  call it in hot loops.
+* the **int API** (``shanten_keys``, ``is_winning_keys``, ``waits_counts``; ``shanten_batch`` and
+  ``waits_batch`` over numpy arrays of many hands) takes the three per-suit base-5 keys of the concealed tiles
+  (or 27 counts), the number of melds and a bitmask of the suits that hold a meld. It converts and checks
+  nothing: the engine and bots keep keys up to date as tiles move, and call it in hot loops.
+
+Every function takes an optional void suit (``void=``: "m"/"p"/"s" or 0/1/2 in the tile-list API, 0..2 or -1
+in the int API) for 定缺, when the void is declared rather than chosen by play.
 
 How 缺一门 enters: a hand wins only with all tiles, concealed and melded, in at most two suits. So shanten is the
 least over the void suit v (one without a meld; or the declared void under 定缺) of the distance of the two kept
@@ -285,7 +288,7 @@ def shanten_batch(
     ms = np.asarray(meld_suits)
     vd = np.asarray(void)
     restricted = bool(ms.any()) or bool((vd >= 0).any())
-    best: npt.NDArray[np.uint8] | None = None
+    best = np.full(len(k), _CAP, dtype=np.uint8)
     for v, (a, b) in enumerate(_KEPT):
         idx = row[:, a] + col[:, b]
         idx += n
@@ -293,8 +296,7 @@ def shanten_batch(
         if restricted:
             barred = ((ms >> v) & 1).astype(bool) | ((vd >= 0) & (vd != v))
             d = np.where(barred, np.uint8(_CAP), d)
-        best = d if best is None else np.minimum(best, d, out=best)
-    assert best is not None
+        np.minimum(best, d, out=best)
     out = best.astype(np.int8)
     out -= 1
     return out
