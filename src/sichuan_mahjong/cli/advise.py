@@ -6,8 +6,7 @@ import argparse
 import json
 
 from sichuan_mahjong.advisor import advise
-from sichuan_mahjong.cli.options import add_rules_arguments, rules_from_args
-from sichuan_mahjong.hand.melds import Meld
+from sichuan_mahjong.cli.options import add_hand_arguments, add_rules_arguments, hand_from_args, rules_from_args
 from sichuan_mahjong.tiles import parse_tiles
 
 
@@ -18,14 +17,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         description="Advise the discard of a hand about to discard (14 concealed tiles, 3 fewer per meld), "
         "e.g. 'scmj advise 234s22346888p --meld \"pung 2s\" --seen 6p6p'.",
     )
-    p.add_argument("hand", metavar="HAND", help="the concealed tiles, including the one just drawn")
-    p.add_argument(
-        "--meld",
-        action="append",
-        default=[],
-        metavar="MELD",
-        help="a meld put down: 'pung 2s', 'kong 8p', 'added_kong 2s', 'concealed_kong 8p' (repeatable)",
-    )
+    add_hand_arguments(p, "the concealed tiles, including the one just drawn")
     p.add_argument(
         "--seen",
         default="",
@@ -40,10 +32,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 def run(args: argparse.Namespace) -> int:
     rules = rules_from_args(args)
-    tiles = parse_tiles(args.hand)
-    if not tiles:
-        raise ValueError("HAND is empty")
-    melds = [Meld.parse(text) for text in args.meld]
+    tiles, melds = hand_from_args(args)
     seen = parse_tiles(args.seen, max_copies=None) if args.seen else []
     advice = advise(tiles, melds, seen, rules, void=args.void)
     if args.json:

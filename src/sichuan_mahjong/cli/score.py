@@ -5,10 +5,9 @@ from __future__ import annotations
 import argparse
 import json
 
-from sichuan_mahjong.cli.options import add_rules_arguments, rules_from_args
-from sichuan_mahjong.hand.melds import Meld
+from sichuan_mahjong.cli.options import add_hand_arguments, add_rules_arguments, hand_from_args, rules_from_args
 from sichuan_mahjong.scoring import score_hand
-from sichuan_mahjong.tiles import Tile, parse_tiles
+from sichuan_mahjong.tiles import Tile
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -18,15 +17,8 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         description="Score a winning hand. HAND is the concealed tiles including the winning tile, "
         "e.g. '123m456m789m123p55p' or '二三四四五六七七萬三四五七八九筒'.",
     )
-    p.add_argument("hand", metavar="HAND", help="concealed tiles including the winning tile")
+    add_hand_arguments(p, "concealed tiles including the winning tile")
     p.add_argument("--win", metavar="TILE", help="the winning tile (default: the last one written)")
-    p.add_argument(
-        "--meld",
-        action="append",
-        default=[],
-        metavar="MELD",
-        help="a meld put down: 'pung 2s', 'kong 8p', 'added_kong 2s', 'concealed_kong 8p' (repeatable)",
-    )
     p.add_argument("--self-draw", action="store_true", help="won by self-draw (自摸)")
     p.add_argument("--kong-flower", action="store_true", help="won on a kong's replacement tile (杠上花)")
     p.add_argument("--kong-shot", action="store_true", help="won on the discard after a kong (杠上炮)")
@@ -42,11 +34,8 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 def run(args: argparse.Namespace) -> int:
     rules = rules_from_args(args)
-    tiles = parse_tiles(args.hand)
-    if not tiles:
-        raise ValueError("HAND is empty")
+    tiles, melds = hand_from_args(args)
     win = Tile.from_str(args.win) if args.win else tiles[-1]
-    melds = [Meld.parse(text) for text in args.meld]
     score = score_hand(
         tiles,
         win,
