@@ -232,6 +232,13 @@ def test_class_rows_hold_pairs_and_singles_of_every_key() -> None:
     assert np.array_equal(rows[:, 11], np.minimum((digits // 2 + digits % 2).sum(axis=1), 7))
 
 
+def test_suit_info_mirrors_row_col_and_tile_count() -> None:
+    sums = tables.digit_sums()
+    for key in range(0, N_KEYS, 89):
+        assert tables.SUIT_INFO[key] == (tables.ROW[key], tables.COL[key], int(sums[key]))
+    assert len(tables.SUIT_INFO) == N_KEYS
+
+
 def test_build_script_rebuilds_the_shipped_file() -> None:
     path = Path(__file__).resolve().parents[1] / "scripts" / "build_tables.py"
     spec = importlib.util.spec_from_file_location("build_tables", path)

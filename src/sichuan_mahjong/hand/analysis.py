@@ -79,8 +79,8 @@ __all__ = [
 #: Shanten of a hand that can never win (melds in all three suits, or the declared void holds a meld).
 NO_WIN: Final = _tables.DISTANCE_CAP - 1
 
-_ROW: Final = _tables.ROW
-_COL: Final = _tables.COL
+# key -> (row offset, column offset, tiles held); row + column (+ n_melds) indexes the pair tables.
+_INFO: Final = _tables.SUIT_INFO
 _COMB: Final = _tables.COMBINED
 _STD: Final = _tables.STANDARD
 _SEVEN: Final = _tables.SEVEN_PAIRS
@@ -92,7 +92,6 @@ _MASK: Final = (1 << _FIELD) - 1
 _WEIGHT: Final = tuple(_POW5[i % 9] << (_FIELD * (i // 9)) for i in range(NUM_KINDS))
 _WEIGHT_OF_INT: Final = dict(enumerate(_WEIGHT))
 # Tiles held in each suit key: a fifth copy carries into the next digit and makes the sum come out short.
-_DS: Final = _tables.digit_sums().astype(np.uint8).tobytes()
 _FIELD2: Final = 2 * _FIELD
 # Kept suits (a, b) for each void suit v.
 _KEPT: Final = ((1, 2), (0, 2), (0, 1))
@@ -144,7 +143,7 @@ def _distance(table: bytes, k0: int, k1: int, k2: int, n_melds: int, meld_suits:
         if meld_suits >> v & 1 or (void >= 0 and v != void):
             continue
         a, b = _KEPT[v]
-        d = table[_ROW[keys[a]] + _COL[keys[b]] + n_melds]
+        d = table[_INFO[keys[a]][0] + _INFO[keys[b]][1] + n_melds]
         best = min(best, d)
     return best
 
@@ -157,14 +156,15 @@ def shanten_keys(keys: Sequence[int], n_melds: int, meld_suits: int = 0, void: i
     """
     k0, k1, k2 = keys
     if not meld_suits and void < 0:
-        r0 = _ROW[k0]
-        c2 = _COL[k2]
+        r0 = _INFO[k0][0]
+        r1, c1, _ = _INFO[k1]
+        c2 = _INFO[k2][1]
         # Comparisons, not min(): a builtin call costs more than the three lookups together.
-        x = _COMB[r0 + _COL[k1] + n_melds]
+        x = _COMB[r0 + c1 + n_melds]
         y = _COMB[r0 + c2 + n_melds]
         if y < x:  # noqa: PLR1730
             x = y
-        y = _COMB[_ROW[k1] + c2 + n_melds]
+        y = _COMB[r1 + c2 + n_melds]
         if y < x:  # noqa: PLR1730
             x = y
         return x - 1
@@ -175,9 +175,10 @@ def is_winning_keys(keys: Sequence[int], n_melds: int, meld_suits: int = 0, void
     """Whether the concealed suit keys (14 - 3 * n_melds tiles) with the melds form a winning hand."""
     k0, k1, k2 = keys
     if not meld_suits and void < 0:
-        r0 = _ROW[k0]
-        c2 = _COL[k2]
-        return not (_COMB[r0 + _COL[k1] + n_melds] and _COMB[r0 + c2 + n_melds] and _COMB[_ROW[k1] + c2 + n_melds])
+        r0 = _INFO[k0][0]
+        r1, c1, _ = _INFO[k1]
+        c2 = _INFO[k2][1]
+        return not (_COMB[r0 + c1 + n_melds] and _COMB[r0 + c2 + n_melds] and _COMB[r1 + c2 + n_melds])
     return _distance(_COMB, k0, k1, k2, n_melds, meld_suits, void) == 0
 
 
@@ -350,10 +351,11 @@ def _pack(tiles: Iterable[TileLike] | str) -> tuple[int, int, int, int]:
     k1 = (packed >> _FIELD) & _MASK
     k2 = packed >> _FIELD2
     n = len(tiles)
-    try:  # a key past the table (IndexError) or short of tiles (a carry) means a fifth copy
-        if _DS[k0] + _DS[k1] + _DS[k2] != n:
-            _raise_copies(tiles)
-    except IndexError:
+    try:
+        held = _INFO[k0][2] + _INFO[k1][2] + _INFO[k2][2]
+    except IndexError:  # a key past the table: a fifth copy carried out of the suit
+        _raise_copies(tiles)
+    if held != n:  # a carry between ranks: a fifth copy
         _raise_copies(tiles)
     return k0, k1, k2, n
 
@@ -423,28 +425,27 @@ def shanten(tiles: Iterable[TileLike] | str, melds: Sequence[Meld] = (), *, void
             packed += weight[t.index]  # type: ignore[union-attr,index]
     except (AttributeError, TypeError):
         packed = _packed(tiles)
-    k0 = packed & 0xFFFFFF
-    k1 = packed >> 24 & 0xFFFFFF
-    k2 = packed >> 48
     n = len(tiles)
-    try:  # a key past the table (IndexError) or short of tiles (a carry) means a fifth copy
-        if _DS[k0] + _DS[k1] + _DS[k2] != n:
-            _raise_copies(tiles)
-    except IndexError:
+    try:
+        r0, _, d0 = _INFO[packed & 0xFFFFFF]
+        r1, c1, d1 = _INFO[packed >> 24 & 0xFFFFFF]
+        _, c2, d2 = _INFO[packed >> 48]
+    except IndexError:  # a key past the table: a fifth copy carried out of the suit
+        _raise_copies(tiles)
+    if d0 + d1 + d2 != n:  # a carry between ranks: a fifth copy
         _raise_copies(tiles)
     if melds or void is not None:
-        meld_suits, _ = _meld_info(melds, (k0, k1, k2))
+        keys = (packed & 0xFFFFFF, packed >> 24 & 0xFFFFFF, packed >> 48)
+        meld_suits, _ = _meld_info(melds, keys)
         _check_size("shanten", n, len(melds), (13, 14))
-        return _distance(_COMB, k0, k1, k2, len(melds), meld_suits, _void_index(void)) - 1
+        return _distance(_COMB, *keys, len(melds), meld_suits, _void_index(void)) - 1
     if (n - 13) & -2:  # n is neither 13 nor 14
         _check_size("shanten", n, 0, (13, 14))
-    r0 = _ROW[k0]
-    c2 = _COL[k2]
-    x = _COMB[r0 + _COL[k1]]
+    x = _COMB[r0 + c1]
     y = _COMB[r0 + c2]
     if y < x:  # noqa: PLR1730
         x = y
-    y = _COMB[_ROW[k1] + c2]
+    y = _COMB[r1 + c2]
     if y < x:  # noqa: PLR1730
         x = y
     return x - 1
@@ -477,9 +478,10 @@ def is_winning(tiles: Iterable[TileLike] | str, melds: Sequence[Meld] = (), *, v
         return _distance(_COMB, k0, k1, k2, len(melds), meld_suits, _void_index(void)) == 0
     if n != 14:
         _check_size("is_winning", n, 0, (14,))
-    r0 = _ROW[k0]
-    c2 = _COL[k2]
-    return not (_COMB[r0 + _COL[k1]] and _COMB[r0 + c2] and _COMB[_ROW[k1] + c2])
+    r0 = _INFO[k0][0]
+    r1, c1, _ = _INFO[k1]
+    c2 = _INFO[k2][1]
+    return not (_COMB[r0 + c1] and _COMB[r0 + c2] and _COMB[r1 + c2])
 
 
 def waits(tiles: Iterable[TileLike] | str, melds: Sequence[Meld] = (), *, void: int | str | None = None) -> list[Tile]:
@@ -508,7 +510,7 @@ def _useful(
     fixed, and the void choice that drops this suit keeps its distance: one or two lookups per tile.
     """
     allowed = [v for v in range(3) if not meld_suits >> v & 1 and (void < 0 or v == void)]
-    dist = {v: _COMB[_ROW[keys[_KEPT[v][0]]] + _COL[keys[_KEPT[v][1]]] + n_melds] for v in allowed}
+    dist = {v: _COMB[_INFO[keys[_KEPT[v][0]]][0] + _INFO[keys[_KEPT[v][1]]][1] + n_melds] for v in allowed}
     current = min(dist.values(), default=_CAP)
     useful: list[tuple[Tile, int]] = []
     total = 0
@@ -516,7 +518,7 @@ def _useful(
         unchanged = dist.get(suit, _CAP)
         # (this suit first in the table index?, the other kept suit's half of the index + n_melds)
         halves = [
-            (suit < other, (_COL[keys[other]] if suit < other else _ROW[keys[other]]) + n_melds)
+            (suit < other, _INFO[keys[other]][1 if suit < other else 0] + n_melds)
             for v in allowed
             if v != suit
             for other in (3 - suit - v,)
@@ -530,7 +532,7 @@ def _useful(
             grown = key + _POW5[r]
             best = unchanged
             for first, half in halves:
-                d = _COMB[(_ROW[grown] if first else _COL[grown]) + half]
+                d = _COMB[_INFO[grown][0 if first else 1] + half]
                 if d < best:  # noqa: PLR1730
                     best = d
             if best < current:

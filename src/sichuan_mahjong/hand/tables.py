@@ -16,7 +16,8 @@ millions of times a second.
 Layout of the loaded lookups (all indexed by a suit key, 0 <= key < 5**9):
 
 * :data:`SUIT_CLASS` - numpy ``uint16`` class of every key; keys with more than 14 tiles map to :data:`INVALID_CLASS`.
-* :data:`ROW`, :data:`COL` - the same class premultiplied for the tables below, as ``array('I')`` for speed.
+* :data:`ROW`, :data:`COL` - the same class premultiplied for the tables below, as ``array('I')`` for speed;
+  :data:`SUIT_INFO` - a list of ``(ROW[key], COL[key], tiles held)`` tuples, faster again from pure Python.
 * :data:`COMBINED`, :data:`STANDARD` - ``bytes``; entry ``ROW[ka] + COL[kb] + n_melds`` is the least distance of
   the two suits ka, kb together to a winning hand with ``n_melds`` melds (COMBINED also allows seven pairs when
   ``n_melds == 0``). :data:`SEVEN_PAIRS` is indexed ``ROW[ka] + COL[kb]`` (its n slot is 0).
@@ -48,6 +49,7 @@ __all__ = [
     "STANDARD",
     "STANDARD_NP",
     "SUIT_CLASS",
+    "SUIT_INFO",
     "TABLE_PATH",
     "class_distances",
     "digit_sums",
@@ -184,6 +186,26 @@ STANDARD: Final = _STANDARD_NP.tobytes()
 SEVEN_PAIRS: Final = _SEVEN_NP.tobytes()
 ROW: Final = _uint_array(_CLASS_PER_KEY.astype(np.uint32) * (N_CLASSES * 5))
 COL: Final = _uint_array(_CLASS_PER_KEY.astype(np.uint32) * 5)
+
+
+def _suit_info(per_key: npt.NDArray[np.uint16]) -> list[tuple[int, int, int]]:
+    """Per key the tuple (ROW, COL, tiles held), shared among keys: a list read is cheaper than two array reads.
+
+    Only a few hundred distinct tuples exist, so the list costs its 8-byte slots; it is filled through an
+    ``array('H')`` of tuple ids so that no transient list of two million ints is made.
+    """
+    code = per_key.astype(np.int32) * 64 + digit_sums()
+    present = np.zeros(N_CLASSES * 64, dtype=bool)
+    present[code] = True
+    ids = np.cumsum(present, dtype=np.int32) - 1
+    tuples = [(int(c >> 6) * N_CLASSES * 5, int(c >> 6) * 5, int(c & 63)) for c in np.flatnonzero(present)]
+    which = array.array("H")
+    which.frombytes(ids[code].astype(np.uint16).tobytes())
+    return list(map(tuples.__getitem__, which))
+
+
+#: ``SUIT_INFO[key] == (ROW[key], COL[key], tiles held)``: the tile-list API reads all three in one go.
+SUIT_INFO: Final = _suit_info(_CLASS_PER_KEY)
 
 
 def class_distances(key: int) -> tuple[tuple[int, int], ...]:
