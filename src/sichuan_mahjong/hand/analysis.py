@@ -195,11 +195,25 @@ def waits_counts(
     Only tiles within two ranks of a held tile of their suit are tried: a winning tile joins a pair, a pung or
     a chow with tiles already held.
     """
-    keys = [
+    keys = (
         sum(map(mul, counts[0:9], _POW5)),
         sum(map(mul, counts[9:18], _POW5)),
         sum(map(mul, counts[18:27], _POW5)),
-    ]
+    )
+    return _waits(keys, counts, n_melds, meld_suits, void, meld_counts)
+
+
+def _waits(
+    keys: tuple[int, int, int],
+    counts: Sequence[int],
+    n_melds: int,
+    meld_suits: int,
+    void: int,
+    meld_counts: Sequence[int] | None,
+) -> list[int]:
+    """waits_counts with the keys known. A tile of suit s can only win with another suit void, so per suit the
+    other kept suit's half of the table index is fixed and each candidate costs one or two lookups."""
+    allowed = [v for v in range(3) if not meld_suits >> v & 1 and (void < 0 or v == void)]
     out: list[int] = []
     for suit in range(3):
         base = 9 * suit
@@ -207,7 +221,13 @@ def waits_counts(
         for r in range(9):
             if counts[base + r]:
                 near |= 0b11111 << r  # ranks r - 2 .. r + 2, shifted up by 2
-        if not near:
+        halves = [
+            (0 if suit < other else 1, _INFO[keys[other]][1 if suit < other else 0] + n_melds)
+            for v in allowed
+            if v != suit
+            for other in (3 - suit - v,)
+        ]
+        if not near or not halves:
             continue
         key = keys[suit]
         for r in range(9):
@@ -216,10 +236,11 @@ def waits_counts(
                 continue
             if counts[tile] + (meld_counts[tile] if meld_counts is not None else 0) >= 4:
                 continue
-            keys[suit] = key + _POW5[r]
-            if is_winning_keys(keys, n_melds, meld_suits, void):
-                out.append(tile)
-        keys[suit] = key
+            info = _INFO[key + _POW5[r]]
+            for part, half in halves:
+                if not _COMB[info[part] + half]:
+                    out.append(tile)
+                    break
     return out
 
 
@@ -488,11 +509,17 @@ def waits(tiles: Iterable[TileLike] | str, melds: Sequence[Meld] = (), *, void: 
     """The tiles that complete a 13 - 3k concealed hand, ascending; never one the player holds all four of."""
     keys, meld_suits, meld_counts = _prepare("waits", tiles, melds, (13,))
     counts = _counts_of_keys(keys)
-    return [ALL_TILES[i] for i in waits_counts(counts, len(melds), meld_suits, _void_index(void), meld_counts)]
+    return [ALL_TILES[i] for i in _waits(keys, counts, len(melds), meld_suits, _void_index(void), meld_counts)]
 
 
 def _counts_of_keys(keys: tuple[int, int, int]) -> list[int]:
-    return [keys[i // 9] // _POW5[i % 9] % 5 for i in range(NUM_KINDS)]
+    counts: list[int] = []
+    for key in keys:
+        rest = key
+        for _ in range(9):
+            rest, c = divmod(rest, 5)
+            counts.append(c)
+    return counts
 
 
 def _useful(
