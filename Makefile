@@ -25,6 +25,7 @@ play: $(PLAY_STAMP)
 
 test: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks scripts
+	$(BIN)/ruff format --check src tests benchmarks scripts
 	$(BIN)/mypy
 	$(BIN)/pytest src tests docs
 

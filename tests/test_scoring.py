@@ -68,17 +68,34 @@ CASES = [
     ("11112222m334455p", (), {}, {"max_fan": 4}, 4, ["longqidui", "gen"]),
     ("11223344556699m", (), {"earth": True}, {"max_fan": 3}, 3, ["qingqidui", "dihu"]),
     # R10 extras, each only when listed
-    ("55p", ("pung 1m", "pung 2m", "kong 3m", "pung 9p"), {}, {"extra_fans": "jingoudiao"}, 3,
-     ["duiduihu", "gen", "jingoudiao"]),
-    ("123m456m789m123p55p", (), {"self_draw": True, "last_tile": True}, {"extra_fans": "haidilaoyue"}, 1,
-     ["pinghu", "haidilaoyue"]),
-    ("123m456m789m123p55p", (), {"last_tile": True}, {"extra_fans": "haidipao,haidilaoyue"}, 1,
-     ["pinghu", "haidipao"]),
+    (
+        "55p",
+        ("pung 1m", "pung 2m", "kong 3m", "pung 9p"),
+        {},
+        {"extra_fans": "jingoudiao"},
+        3,
+        ["duiduihu", "gen", "jingoudiao"],
+    ),
+    (
+        "123m456m789m123p55p",
+        (),
+        {"self_draw": True, "last_tile": True},
+        {"extra_fans": "haidilaoyue"},
+        1,
+        ["pinghu", "haidilaoyue"],
+    ),
+    ("123m456m789m123p55p", (), {"last_tile": True}, {"extra_fans": "haidipao,haidilaoyue"}, 1, ["pinghu", "haidipao"]),
     ("123m456m789m123p55p", (), {}, {"extra_fans": "menqing"}, 1, ["pinghu", "menqing"]),
     ("456m789m55p", ("pung 2m", "pung 3p"), {}, {"extra_fans": "menqing"}, 0, ["pinghu"]),
     ("234m456m678m234p55p", (), {}, {"extra_fans": "zhongzhang"}, 1, ["pinghu", "zhongzhang"]),
-    ("55p", ("kong 1m", "kong 2m", "concealed_kong 3m", "added_kong 9p"), {}, {"extra_fans": "shibaluohan"}, 7,
-     ["duiduihu", "gen", "shibaluohan"]),
+    (
+        "55p",
+        ("kong 1m", "kong 2m", "concealed_kong 3m", "added_kong 9p"),
+        {},
+        {"extra_fans": "shibaluohan"},
+        7,
+        ["duiduihu", "gen", "shibaluohan"],
+    ),
 ]
 
 

@@ -171,6 +171,4 @@ def read_view(view: Observation) -> HandState:
         seen[w.tile.index] += 1
     unseen = [max(0, 4 - own[t] - seen[t]) for t in range(NUM_KINDS)]
     void = view.voids[seat]
-    return HandState(
-        counts, keys, own_melds, len(own_melds), meld_suits, -1 if void is None else void, unseen, seen
-    )
+    return HandState(counts, keys, own_melds, len(own_melds), meld_suits, -1 if void is None else void, unseen, seen)

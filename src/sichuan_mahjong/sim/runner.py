@@ -149,9 +149,7 @@ class Progress:
         left = (self.total - self.done) / rate if rate > 0 else 0.0
         filled = int(self.width * self.done / self.total) if self.total else self.width
         bar = "#" * filled + "-" * (self.width - filled)
-        self.stream.write(
-            f"\r[{bar}] {self.done}/{self.total} hands  {rate:,.0f}/s  {left:,.0f}s left "
-        )
+        self.stream.write(f"\r[{bar}] {self.done}/{self.total} hands  {rate:,.0f}/s  {left:,.0f}s left ")
         self.stream.flush()
 
     def close(self) -> None:
@@ -259,4 +257,3 @@ def run_tournament(
         summary.add(deal)
     summary.seconds = time.perf_counter() - start
     return summary
-
