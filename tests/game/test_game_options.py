@@ -2,33 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 import pytest
 
+import scripted
 import sichuan_mahjong as sm
-
-NO_DECLARE = sm.Rules.preset("bloody_kong").replace(declare_ready=False)
+from scripted import NO_DECLARE, act, legal, pattern_ids
 
 
 def deal(
     hands: list[str], wall: str = "", rules: sm.Rules = NO_DECLARE, replacements: str = "", **opt: object
 ) -> sm.Game:
-    return sm.Game.setup(rules.replace(**opt), hands=hands, wall=wall, dealer=0, seed=3, replacements=replacements)
-
-
-def act(g: sm.Game, answers: Mapping[int, str]) -> None:
-    pending = g.to_act()
-    assert set(answers) <= set(pending), pending
-    g.step({s: answers.get(s, "pass") for s in pending})
-
-
-def legal(g: sm.Game, seat: int) -> list[str]:
-    return [str(a) for a in g.to_act().get(seat, [])]
-
-
-def pattern_ids(g: sm.Game, seat: int) -> list[str]:
-    return [p for e in g.events if e.type == "win" and e.seat == seat for p in e.data["patterns"]]
+    return scripted.deal(hands, wall, rules.replace(**opt), replacements, seed=3)
 
 
 MULTI = ["5p4p8p9p9p8s8s3m3m4m4m5m5m6m", "111m234m567m789m5p", "222s333s444s666s5p", "11s55s77s99s123p67p"]

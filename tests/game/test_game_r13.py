@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import sichuan_mahjong as sm
+from scripted import paid
 from sichuan_mahjong.game.actions import HU, PASS
 
 T = sm.Tile.from_str
@@ -39,10 +40,6 @@ def waits_of(g: sm.Game, seat: int, without: str | None = None) -> list[str]:
     if without is not None:
         tiles.remove(T(without))
     return [str(t) for t in sm.waits(tiles, view.melds[seat])]
-
-
-def paid(g: sm.Game, since: int = 0) -> list[tuple[int, int, int, str]]:
-    return [(p.payer, p.payee, p.amount, p.reason.split()[0]) for p in g.payments[since:]]
 
 
 def patterns(g: sm.Game, seat: int) -> list[tuple[str, int]]:

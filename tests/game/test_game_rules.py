@@ -2,60 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-
 import pytest
 
 import sichuan_mahjong as sm
-from sichuan_mahjong.game.actions import HU, PASS
-
-NO_DECLARE = sm.Rules.preset("bloody_kong").replace(declare_ready=False)
-
-
-def deal(
-    hands: list[str],
-    wall: str = "",
-    rules: sm.Rules = NO_DECLARE,
-    replacements: str = "",
-    dealer: int = 0,
-    **options: object,
-) -> sm.Game:
-    if options:
-        rules = rules.replace(**options)
-    return sm.Game.setup(rules, hands=hands, wall=wall, dealer=dealer, seed=11, replacements=replacements)
-
-
-def act(g: sm.Game, answers: Mapping[int, str]) -> None:
-    """Give the named answers; every other asked seat passes."""
-    pending = g.to_act()
-    extra = set(answers) - set(pending)
-    assert not extra, f"seats {extra} are not asked; asked: {pending}"
-    g.step({s: answers.get(s, "pass") for s in pending})
-
-
-def legal(g: sm.Game, seat: int) -> list[str]:
-    return [str(a) for a in g.to_act().get(seat, [])]
-
-
-def tsumogiri(g: sm.Game, until: Callable[[sm.Game], bool] = lambda g: g.is_over) -> None:
-    """Everyone discards what he draws and passes every claim (a forced win is taken) until ``until``."""
-    while not until(g):
-        answers: dict[int, sm.Action] = {}
-        for s, opts in g.to_act().items():
-            if opts == [HU]:
-                answers[s] = HU
-            elif g.phase == "play":
-                drawn = g.view(s).drawn
-                choice = sm.Action.discard(drawn) if drawn is not None else None
-                answers[s] = choice if choice in opts else next(a for a in opts if a.kind is sm.ActionKind.DISCARD)
-            else:
-                answers[s] = PASS
-        g.step(answers)
-
-
-def paid(g: sm.Game) -> list[tuple[int, int, int, str]]:
-    return [(p.payer, p.payee, p.amount, p.reason.split()[0]) for p in g.result.payments]
-
+from scripted import act, deal, legal, paid, tsumogiri
 
 # ---------------------------------------------------------------------------------------------- R2 set-up
 

@@ -3,11 +3,11 @@ R8, R9.3, R9.4, R9.7). Seat 0 deals unless a test says otherwise."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-
 import pytest
 
+import scripted
 import sichuan_mahjong as sm
+from scripted import act, legal, paid, pattern_ids, tsumogiri
 from sichuan_mahjong.game.actions import HU, PASS
 
 
@@ -15,42 +15,7 @@ def deal(
     hands: list[str], mode: str, wall: str = "", replacements: str = "", dealer: int = 0, **opt: object
 ) -> sm.Game:
     rules = sm.Rules.preset(mode).replace(declare_ready=False, **opt)
-    return sm.Game.setup(rules, hands=hands, wall=wall, dealer=dealer, seed=17, replacements=replacements)
-
-
-def act(g: sm.Game, answers: Mapping[int, str]) -> None:
-    """Give the named answers; every other asked seat passes."""
-    pending = g.to_act()
-    assert set(answers) <= set(pending), f"seats {set(answers) - set(pending)} are not asked; asked: {pending}"
-    g.step({s: answers.get(s, "pass") for s in pending})
-
-
-def legal(g: sm.Game, seat: int) -> list[str]:
-    return [str(a) for a in g.to_act().get(seat, [])]
-
-
-def paid(g: sm.Game, since: int = 0) -> list[tuple[int, int, int, str]]:
-    return [(p.payer, p.payee, p.amount, p.reason.split()[0]) for p in g.payments[since:]]
-
-
-def pattern_ids(g: sm.Game, seat: int) -> list[str]:
-    return [p for e in g.events if e.type == "win" and e.seat == seat for p in e.data["patterns"]]
-
-
-def tsumogiri(g: sm.Game, until: Callable[[sm.Game], bool] = lambda g: g.is_over) -> None:
-    """Everyone discards what he draws (the dealer's first turn: his first legal discard) and passes claims."""
-    while not until(g):
-        answers: dict[int, sm.Action] = {}
-        for s, opts in g.to_act().items():
-            if opts == [HU]:
-                answers[s] = HU
-            elif g.phase == "play":
-                drawn = g.view(s).drawn
-                choice = sm.Action.discard(drawn) if drawn is not None else None
-                answers[s] = choice if choice in opts else next(a for a in opts if a.kind is sm.ActionKind.DISCARD)
-            else:
-                answers[s] = PASS
-        g.step(answers)
+    return scripted.deal(hands, wall, rules, replacements, dealer, seed=17)
 
 
 # ------------------------------------------------------------------------------ R7 地胡, R8.4 in bloody modes
