@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
+import random
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import sichuan_mahjong as sm
 from sichuan_mahjong.scoring import NotWinningError, score_hand, value_of_ready_hand
@@ -180,3 +185,44 @@ def test_r9_5_value_is_capped_and_ignores_extras() -> None:
     assert score is not None and (score.fan, score.raw_fan) == (2, 4)
     with pytest.raises(ValueError, match="13 concealed tiles"):
         value_of_ready_hand(P("11223344556677m"))
+
+
+def _winning_hand(rng: random.Random) -> list[int]:
+    """A random complete hand in at most two suits: four sets and a pair, or seven pairs."""
+    suits = rng.sample(range(3), 2)
+    counts = [0] * 27
+    while True:
+        counts = [0] * 27
+        if rng.random() < 0.2:
+            for _ in range(7):
+                counts[rng.choice(suits) * 9 + rng.randrange(9)] += 2
+        else:
+            counts[rng.choice(suits) * 9 + rng.randrange(9)] += 2
+            for _ in range(4):
+                base = rng.choice(suits) * 9
+                if rng.random() < 0.5:
+                    counts[base + rng.randrange(9)] += 3
+                else:
+                    r = rng.randrange(7)
+                    for k in range(3):
+                        counts[base + r + k] += 1
+        if max(counts) <= 4:
+            return [i for i, n in enumerate(counts) for _ in range(n)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 2**32))
+def test_r9_5_the_waits_scored_are_exactly_the_winning_tiles(seed: int) -> None:
+    """value_of_ready_hand scores the evaluator's waits: every one must score, and no other tile may win."""
+    rng = random.Random(seed)
+    hand = _winning_hand(rng)
+    hand.pop(rng.randrange(len(hand)))
+    counts = sm.counts_of(hand)
+    winners = set()
+    for t in range(27):
+        if counts[t] < 4:
+            with contextlib.suppress(NotWinningError):
+                score_hand([*hand, t], t)
+                winners.add(t)
+    assert {w.index for w in sm.waits(hand)} == winners
+    assert (value_of_ready_hand(hand) is None) == (not winners)

@@ -15,14 +15,14 @@ Basic hand 0 + Root 1 = 1 fan ×2
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from sichuan_mahjong.hand.analysis import waits
 from sichuan_mahjong.hand.melds import Meld
 from sichuan_mahjong.rules import Rules
-from sichuan_mahjong.tiles import NUM_KINDS, Tile, TileLike, counts_of, format_tiles, to_index
+from sichuan_mahjong.tiles import NUM_KINDS, Tile, TileLike, counts_of, format_tiles, tiles_of_counts, to_index
 
 __all__ = [
     "PATTERNS",
@@ -441,21 +441,15 @@ def value_of_ready_hand(
     """
     rules = (rules or Rules()).replace(extra_fans=frozenset(), self_draw_bonus="none")
     concealed = counts_of(tiles)
-    held = list(concealed)
-    for meld in melds:
-        held[meld.tile_index] += meld.size
     if sum(concealed) != 13 - 3 * len(melds):
         raise ValueError(
             f"a ready hand has {13 - 3 * len(melds)} concealed tiles with {len(melds)} melds, got {sum(concealed)}"
         )
     scores: list[Score] = []
-    for t in range(NUM_KINDS):
-        if held[t] >= 4:
-            continue
-        concealed[t] += 1
-        with contextlib.suppress(NotWinningError):
-            scores.append(_score_counts(concealed, t, melds, declared_ready, rules))
-        concealed[t] -= 1
+    for wait in waits(tiles_of_counts(concealed), melds):  # never a tile the hand and its melds hold four of
+        concealed[wait.index] += 1
+        scores.append(_score_counts(concealed, wait.index, melds, declared_ready, rules))
+        concealed[wait.index] -= 1
     if not scores:
         return None
     pick = max if highest else min
