@@ -11,7 +11,7 @@ from sichuan_mahjong.record import load_hand
 from sichuan_mahjong.tiles import Tile
 from sichuan_mahjong.tui.session import HUMAN, NotAskedError, Table
 from sichuan_mahjong.tui.settings import PlaySettings, SettingsError, default_records_dir
-from sichuan_mahjong.tui.text import describe_event, payment_reason, tile_text, tiles_line, tr
+from sichuan_mahjong.tui.text import describe_event, payment_reason, seat_name, tile_text, tiles_line, tr
 
 
 def simple_answer(table: Table) -> Action:
@@ -132,9 +132,33 @@ def test_words_in_both_languages() -> None:
     from sichuan_mahjong.game import Event
 
     win = Event("win", 0, {"tile": "5p", "from_seat": 2, "fan": 3})
-    assert describe_event(win, "en", "compact") == "You win on 5p from Seat 2, 3 fan"
-    assert describe_event(win, "zh", "zh") == "你 胡 五筒（2家点炮），3番"
+    assert describe_event(win, "en", "compact") == "You win on 5p from Across (2), 3 fan"
+    assert describe_event(win, "zh", "zh") == "你 胡 五筒（对家(2)点炮），3番"
     assert describe_event(Event("draw", 1, {"tile": None}), "en", "compact") is None
+    assert describe_event(Event("draw", 0, {"tile": "5p"}), "en", "compact") is None  # the table's log: no draws
+    assert describe_event(Event("draw", 0, {"tile": "5p"}), "zh", "zh", draws=True) == "你 摸 五筒"
+
+
+@pytest.mark.parametrize(
+    ("seat", "zh", "en"),
+    [(0, "你", "You"), (1, "下家(1)", "Right (1)"), (2, "对家(2)", "Across (2)"), (3, "上家(3)", "Left (3)")],
+)
+def test_seats_are_named_from_the_player(seat: int, zh: str, en: str) -> None:
+    """Play goes 0 → 1 → 2 → 3: the next seat (下家) sits on the player's right, the one before (上家) on his left."""
+    assert seat_name(seat, "zh") == zh and seat_name(seat, "en") == en
+
+
+def test_claims_say_whose_tile_and_payments_say_why() -> None:
+    from sichuan_mahjong.game import Event
+
+    pung = Event("pung", 1, {"tile": "6m", "from_seat": 0})
+    assert describe_event(pung, "zh", "compact") == "下家(1) 碰 你的 6m"
+    assert describe_event(pung, "en", "compact") == "Right (1) pungs 6m from you"
+    kong = Event("kong", 0, {"tile": "3m", "from_seat": 3})
+    assert describe_event(kong, "en", "compact") == "You kong 3m from Left (3)"
+    paid = Event("payment", -1, {"payer": 0, "payee": 1, "amount": 2, "reason": "R6.1 exposed kong 直杠"})
+    assert describe_event(paid, "zh", "compact") == "    你 付给 下家(1) 2（R6.1 直杠）"
+    assert describe_event(paid, "en", "compact") == "    You pay Right (1) 2 (R6.1 exposed kong)"
 
 
 def test_an_unfinished_hand_is_saved_on_request(tmp_path: Path) -> None:

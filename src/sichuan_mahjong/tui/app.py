@@ -25,7 +25,7 @@ the game is unchanged.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from rich.cells import cell_len
 from rich.text import Text
@@ -38,9 +38,13 @@ from textual.widgets import Button, Input, Label, Select, Static
 
 from sichuan_mahjong.advisor import advise
 from sichuan_mahjong.agents import agent_names
-from sichuan_mahjong.game import Action, ActionKind, IllegalActionError, Observation
+from sichuan_mahjong.game import Action, ActionKind, Event, IllegalActionError, Observation
+from sichuan_mahjong.record import RecordError
 from sichuan_mahjong.rules import PRESETS
 from sichuan_mahjong.tiles import Tile
+from sichuan_mahjong.tui.refusals import refusal
+from sichuan_mahjong.tui.replay import HandReplay, replays_of_file, replays_of_text
+from sichuan_mahjong.tui.replay_screen import ReplayScreen
 from sichuan_mahjong.tui.session import HUMAN, HandSummary, NotAskedError, Table
 from sichuan_mahjong.tui.settings import PlaySettings, SettingsError, parse_options
 from sichuan_mahjong.tui.text import (
@@ -49,6 +53,7 @@ from sichuan_mahjong.tui.text import (
     action_text,
     describe_event,
     meld_text,
+    mode_name,
     payment_reason,
     seat_name,
     suit_name,
@@ -57,7 +62,7 @@ from sichuan_mahjong.tui.text import (
     tr,
 )
 
-__all__ = ["MahjongApp", "TableScreen"]
+__all__ = ["HandOverScreen", "MahjongApp", "TableScreen", "replays_of_summary"]
 
 MAX_TILES = 14  # concealed tiles a player can hold: 13 + the drawn one
 LOG_LINES = 200
@@ -171,7 +176,8 @@ class TableScreen(Screen[None]):
         self.picked: set[int] = set()
         self.rank_typed: int | None = None
         self.message = ""
-        self.log_lines: list[str] = []
+        self.log_events: list[Event] = []  # kept as data: a language switch re-renders every line
+        self.last_summary: HandSummary | None = None  # the last finished hand, for its replay (v)
         self._turn_at = -1  # events count when the cursor was last put on the drawn tile
         self._bot_timer: Timer | None = None
         self._claim_timer: Timer | None = None
@@ -234,7 +240,8 @@ class TableScreen(Screen[None]):
         self.refresh_table()
         if table.game.is_over and not self._showing_summary and self._bot_timer is None:
             self._showing_summary = True
-            self.app.push_screen(HandOverScreen(table.finish(), table), self._after_summary)
+            self.last_summary = table.finish()
+            self.app.push_screen(HandOverScreen(self.last_summary, table), self._after_summary)
 
     def _bot_tick(self) -> None:
         self._bot_timer = None
@@ -250,7 +257,7 @@ class TableScreen(Screen[None]):
             self.table = Table(self.table.settings.replace(seed=self.table.settings.seed + 1))
         else:
             self.table.next_hand()
-        self.log_lines.clear()
+        self.log_events.clear()
         self._reset_hand_state()
         self.pump()
 
@@ -267,7 +274,7 @@ class TableScreen(Screen[None]):
             self._bot_timer.stop()
             self._bot_timer = None
         self.table = Table(settings)
-        self.log_lines.clear()
+        self.log_events.clear()
         self._reset_hand_state()
         self.pump()
 
@@ -304,11 +311,14 @@ class TableScreen(Screen[None]):
         self.refresh_table()
 
     def _collect_log(self) -> None:
-        for event in self.table.new_events():
-            line = describe_event(event, self.lang, self.style, HUMAN)
-            if line is not None:
-                self.log_lines.append(line)
-        del self.log_lines[:-LOG_LINES]
+        self.log_events += [e for e in self.table.new_events() if describe_event(e, "en", "compact") is not None]
+        del self.log_events[:-LOG_LINES]
+
+    @property
+    def log_lines(self) -> list[str]:
+        """The log in the language and tile style chosen now (the events are kept, not their words)."""
+        lines = (describe_event(e, self.lang, self.style, HUMAN) for e in self.log_events)
+        return [line for line in lines if line is not None]
 
     # ---------------------------------------------------------------------------------------- drawing
     def _tiles(self, view: Observation) -> list[Tile]:
@@ -330,7 +340,7 @@ class TableScreen(Screen[None]):
         status = [
             tr("hand_of", lang, table.number, table.settings.hands),
             tr("seed", lang, table.settings.seed),
-            f"{table.settings.preset} ({rules.mode})",
+            f"{table.settings.preset} ({mode_name(rules.mode, lang)})",
             tr("wall", lang, view.wall_count),
         ]
         self.query_one("#status", Static).update(" · ".join(status))
@@ -340,8 +350,9 @@ class TableScreen(Screen[None]):
         self.query_one("#prompt", Static).update(self._prompt(view, legal))
         self._draw_chips(view, legal)
         self.query_one("#message", Static).update(self.message)
-        shown = self.log_lines[-8:]
-        self.query_one("#log", Static).update("\n".join(shown))
+        log = self.query_one("#log", Static)
+        room = log.content_size.height or 8  # the log takes the rest of the screen: show as much as fits
+        self.query_one("#log", Static).update("\n".join(self.log_lines[-room:]))
         self.query_one("#keys", Static).update(tr("keys", lang))
 
     def _draw_seat(self, seat: int, view: Observation) -> None:
@@ -498,6 +509,7 @@ class TableScreen(Screen[None]):
             "t": self.cycle_tiles,
             "l": self.cycle_lang,
             "o": self.open_settings,
+            "v": self.open_replay,
             "question_mark": self.open_help,
             "q": self.quit,
             "escape": self.clear,
@@ -569,11 +581,8 @@ class TableScreen(Screen[None]):
             self.pump()
             return
         legal = table.legal
-        if not legal:
-            self.message = tr("not_asked", self.lang)
-            return
         tiles = view.tiles
-        if view.phase == "exchange":
+        if view.phase == "exchange" and legal:
             picked = [tiles[i] for i in sorted(self.picked)]
             try:
                 action = Action.exchange_of([t.index for t in picked])
@@ -585,10 +594,6 @@ class TableScreen(Screen[None]):
             self.picked.clear()
             self.play(action)
             return
-        if view.phase != "play":
-            what = action_text(Action.discard(tiles[self.cursor]), self.lang, self.style)
-            self.message = tr("cannot_now", self.lang, what)
-            return
         self.play(Action.discard(tiles[self.cursor]))
 
     def claim(self, key: str) -> None:
@@ -598,8 +603,7 @@ class TableScreen(Screen[None]):
         if not found and kind is ActionKind.PASS and self.table.view().phase == "declare":
             found = [a for a in legal if a.kind is ActionKind.PASS]
         if not found:
-            what = {"h": "hu", "p": "pung", "k": "kong", "x": "pass"}[key]
-            self.message = tr("cannot_now", self.lang, action_text(Action.parse(what), self.lang, self.style))
+            self.play(Action.parse({"h": "hu", "p": "pung", "k": "kong", "x": "pass"}[key]))  # says why not
             return
         self.play(found[0])
 
@@ -610,7 +614,7 @@ class TableScreen(Screen[None]):
             return
         kongs = [a for a in legal if a.kind in (ActionKind.CONCEALED_KONG, ActionKind.ADDED_KONG)]
         if not kongs:
-            self.message = tr("cannot_now", self.lang, action_text(Action.parse("kong"), self.lang, self.style))
+            self.play(Action.parse("kong"))  # refused with the reason
             return
         if len(kongs) == 1:
             self.play(kongs[0])
@@ -624,14 +628,18 @@ class TableScreen(Screen[None]):
         self.message = tr("pick_kong", self.lang, "  ".join(action_text(a, self.lang, self.style) for a in kongs))
 
     def declare_ready(self) -> None:
-        ready = Action.parse("declare_ready")
-        if ready not in self.table.legal:
-            self.message = tr("cannot_now", self.lang, action_text(ready, self.lang, self.style))
-            return
-        self.play(ready)
+        self.play(Action.parse("declare_ready"))
 
     def play(self, action: Action) -> None:
-        """Send the player's answer; a refusal by the rules becomes a message and nothing changes."""
+        """Send the player's answer; a refusal by the rules becomes a message and nothing changes.
+
+        The table checks the legal answers itself and words a refusal for a player (tui/refusals.py), in the
+        table's language; only a refusal it has no words for shows the engine's (English) reason.
+        """
+        why = refusal(action, self.table.view(), self.lang, self.style)
+        if why is not None:
+            self.message = why
+            return
         try:
             self.table.answer(action)
         except NotAskedError:
@@ -687,6 +695,19 @@ class TableScreen(Screen[None]):
     def open_help(self) -> None:
         self.app.push_screen(TextScreen(tr("help", self.lang), help_text(self.lang), self.lang))
 
+    def open_replay(self) -> None:
+        """The last finished hand, step by step, from its record."""
+        summary = self.last_summary
+        if summary is None:
+            self.message = tr("no_replay", self.lang)
+            return
+        try:
+            hands = replays_of_summary(summary)
+        except RecordError as exc:
+            self.message = str(exc)
+            return
+        self.app.push_screen(ReplayScreen(hands, self.lang, self.style))
+
     def quit(self) -> None:
         """Quit at once; a hand in play is saved as it stands (its record says unfinished)."""
         self.table.save_unfinished()
@@ -704,6 +725,7 @@ def help_text(lang: str) -> str:
             "r              报叫\n"
             "m / p / s       定缺时选缺的花色\n"
             "a              出牌建议（轮到你出牌时）\n"
+            "v              回放上一局（一步一步看）\n"
             "t              牌的写法：5p / 五筒 / 图形\n"
             "l              语言：中文 / English\n"
             "o 设置  ? 帮助  q 退出\n"
@@ -718,6 +740,7 @@ def help_text(lang: str) -> str:
         "r               declare ready (报叫)\n"
         "m / p / s       in 定缺, the void suit\n"
         "a               the advisor's table (on your discard turn)\n"
+        "v               replay the last finished hand, step by step\n"
         "t               tile style: 5p / 五筒 / glyphs\n"
         "l               language: 中文 / English\n"
         "o settings  ? help  q quit\n"
@@ -780,9 +803,28 @@ class HandOverScreen(ModalScreen[str]):
             self.dismiss("next")
         elif event.key == "q":
             self.dismiss("quit")
+        elif event.key == "v":
+            self.open_replay()
+
+    def open_replay(self) -> None:
+        """This hand, step by step from its record; closing it comes back here."""
+        try:
+            hands = replays_of_summary(self.summary)
+        except RecordError as exc:  # pragma: no cover - the table wrote the record itself
+            self.app.notify(str(exc), severity="error")
+            return
+        settings = self.table.settings
+        self.app.push_screen(ReplayScreen(hands, settings.lang, settings.tiles))
 
     def on_click(self, event: events.Click) -> None:
         self.dismiss("next")
+
+
+def replays_of_summary(summary: HandSummary) -> list[HandReplay]:
+    """A finished hand's record, ready to step through: the saved file, or the same text when none was saved."""
+    if summary.record is not None and summary.record.exists():
+        return replays_of_file(summary.record)
+    return replays_of_text(summary.record_text)
 
 
 def settlement_text(summary: HandSummary, table: Table) -> Text:
@@ -882,7 +924,7 @@ class SettingsScreen(ModalScreen[PlaySettings | None]):
                 yield field("规则" if zh else "Rules", Select(presets, value=s.preset, allow_blank=False, id="preset"))
                 yield field("选项" if zh else "Options", Input(options, placeholder="max_fan=4, ...", id="options"))
                 for i in range(3):
-                    label = f"{i + 1}家" if zh else f"Seat {i + 1} bot"
+                    label = seat_name(i + 1, s.lang, HUMAN)
                     yield field(label, Select(tiers, value=s.bots[i], allow_blank=False, id=f"bot{i + 1}"))
                 yield field("局数" if zh else "Hands", Input(str(s.hands), id="hands", type="integer"))
                 yield field("种子" if zh else "Seed", Input(str(s.seed), id="seed", type="integer"))
@@ -947,12 +989,19 @@ class MahjongApp(App[None]):
     Screen { background: $background; }
     """
 
-    def __init__(self, settings: PlaySettings) -> None:
+    def __init__(self, settings: PlaySettings, replay: Sequence[HandReplay] | None = None) -> None:
         super().__init__()
         self.settings = settings
+        self.replay = list(replay) if replay else None  # ``scmj play --replay FILE``: only the replay screen
 
     def on_mount(self) -> None:
+        if self.replay:
+            self.push_screen(ReplayScreen(self.replay, self.settings.lang, self.settings.tiles), self._replay_closed)
+            return
         self.push_screen(TableScreen(Table(self.settings)))
+
+    def _replay_closed(self, _: None) -> None:
+        self.exit()
 
     @property
     def table_screen(self) -> TableScreen:

@@ -16,7 +16,7 @@ from pathlib import Path
 from sichuan_mahjong.agents import Agent, make_agent
 from sichuan_mahjong.game import Action, Event, Game, IllegalActionError, Observation, Settlement
 from sichuan_mahjong.match import Match
-from sichuan_mahjong.record import save_hand, save_match
+from sichuan_mahjong.record import hand_to_jsonl, save_hand, save_match
 from sichuan_mahjong.tui.settings import PlaySettings
 
 __all__ = ["HUMAN", "HandSummary", "NotAskedError", "Table"]
@@ -38,6 +38,7 @@ class HandSummary:
     hands: tuple[Observation, ...]  # each seat's own view once the hand is over (all may be shown now)
     totals: tuple[int, ...]  # match totals after this hand
     record: Path | None
+    record_text: str  # the hand's record as saved (JSON Lines), for its replay when no file was written
 
 
 class Table:
@@ -108,6 +109,7 @@ class Table:
             save_hand(self.game, path)
             save_match(self.match, folder / f"{name}-match.jsonl")
         summary = HandSummary(
+            record_text=hand_to_jsonl(self.game),
             number=self.number,
             dealer=self.game.dealer,
             settlement=self.game.result,

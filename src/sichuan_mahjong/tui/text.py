@@ -28,8 +28,10 @@ __all__ = [
     "action_text",
     "describe_event",
     "meld_text",
+    "mode_name",
     "payment_reason",
     "seat_name",
+    "seat_object",
     "suit_name",
     "tile_text",
     "tiles_line",
@@ -42,7 +44,14 @@ TILE_STYLES: Final = ("compact", "zh", "glyph")
 #: Every word the table shows, by key: (Chinese, English). ``{}`` fields are filled by :func:`tr`.
 _WORDS: Final[dict[str, tuple[str, str]]] = {
     "you": ("你", "You"),
-    "seat": ("{}家", "Seat {}"),
+    "seat": ("{}号", "Seat {}"),
+    "seat_1": ("下家({})", "Right ({})"),
+    "seat_2": ("对家({})", "Across ({})"),
+    "seat_3": ("上家({})", "Left ({})"),
+    "mode_standard": ("标准打法", "standard"),
+    "mode_standard_kong": ("标准下雨", "standard + kongs"),
+    "mode_bloody": ("标准血战", "bloody"),
+    "mode_bloody_kong": ("血战下雨", "bloody + kongs"),
     "dealer": ("庄", "dealer"),
     "wall": ("牌墙 {}", "wall {}"),
     "hand_of": ("第 {}/{} 局", "Hand {}/{}"),
@@ -77,14 +86,14 @@ _WORDS: Final[dict[str, tuple[str, str]]] = {
     "you_won": ("你已胡牌，其他人继续", "You have won; the others play on"),
     "hand_over": ("本局结束，回车看结算", "The hand is over: Enter for the settlement"),
     "keys": (
-        "键：←/→ 选牌  回车 出牌  h 胡  p 碰  k 杠  x 过  r 报叫  a 提示  o 设置  ? 帮助  q 退出",
-        "Keys: ←/→ choose  Enter discard  h hu  p pung  k kong  x pass  r ready  a hint  o settings  ? help  q quit",
+        "键：←/→ 选牌  回车 出牌  h 胡  p 碰  k 杠  x 过  r 报叫  a 提示  v 回放  o 设置  ? 帮助  q 退出",
+        "Keys: ←/→ choose  Enter discard  h hu  p pung  k kong  x pass  r ready  a hint  v replay  o settings  ? help"
+        "  q quit",
     ),
     "timer": ("{} 秒后自动过", "auto-pass in {}s"),
     "bad_key": ("按键 {} 没有作用（? 看帮助）", "The key {} does nothing here (? for help)"),
     "not_asked": ("现在不用你操作", "Nothing for you to do now"),
     "cannot": ("不能{}：{}", "You cannot {}: {}"),
-    "cannot_now": ("现在不能{}", "You cannot {} now"),
     "no_tile": ("手里没有 {}", "You hold no {}"),
     "pick_kong": ("选中要杠的牌再按 k（可杠：{}）", "Select the tile to kong, then k (kongs: {})"),
     "pick_three": ("要选同一花色的三张，已选 {}", "Pick three tiles of one suit; picked {}"),
@@ -103,8 +112,12 @@ _WORDS: Final[dict[str, tuple[str, str]]] = {
     "totals": ("累计", "Match totals"),
     "next_dealer": ("下一局庄家：{}", "Next dealer: {}"),
     "saved": ("记录已保存：{}", "Record saved: {}"),
-    "continue": ("回车继续，q 退出", "Enter continues, q quits"),
-    "match_over": ("比赛结束，回车开始新比赛，q 退出", "The match is over: Enter starts a new one, q quits"),
+    "continue": ("回车继续，v 回放这一局，q 退出", "Enter continues, v replays this hand, q quits"),
+    "match_over": (
+        "比赛结束，回车开始新比赛，v 回放这一局，q 退出",
+        "The match is over: Enter starts a new one, v replays this hand, q quits",
+    ),
+    "no_replay": ("还没有打完的一局可以回放", "No finished hand to replay yet"),
     "reason_win": ("有人胡牌，本局结束", "A win ended the hand"),
     "reason_one_left": ("只剩一家，本局结束", "One player left: the hand ended"),
     "reason_wall": ("牌墙摸完，流局", "The wall ran out"),
@@ -145,7 +158,26 @@ def suit_name(suit: int, lang: str) -> str:
 
 
 def seat_name(seat: int, lang: str, human: int = 0) -> str:
-    return tr("you", lang) if seat == human else tr("seat", lang, seat)
+    """``你`` / ``You`` for the player, else where the seat sits from him and its number: ``下家(1)`` / ``Right (1)``.
+
+    Play goes 0 → 1 → 2 → 3, so the seat after the player (下家) sits on his right, the one before (上家) on
+    his left, as players name them at a real table.
+    """
+    if seat == human:
+        return tr("you", lang)
+    return tr(f"seat_{(seat - human) % 4}", lang, seat)
+
+
+def seat_object(seat: int, lang: str, human: int = 0) -> str:
+    """A seat inside a sentence: as :func:`seat_name`, but ``you`` in lower case in English."""
+    name = seat_name(seat, lang, human)
+    return "you" if seat == human and lang == "en" else name
+
+
+def mode_name(mode: str, lang: str) -> str:
+    """A rule mode as players call it (``血战下雨``); an unknown mode as written."""
+    key = f"mode_{mode}"
+    return tr(key, lang) if key in _WORDS else mode
 
 
 _MELD_WORDS: Final = {
@@ -220,8 +252,13 @@ def payment_reason(reason: str, lang: str) -> str:
     return reason
 
 
-def describe_event(event: Event, lang: str, style: str, human: int = 0) -> str | None:
-    """One line for the table's log, or None for events the log leaves out (the deal, answers, payments)."""
+def describe_event(event: Event, lang: str, style: str, human: int = 0, *, draws: bool = False) -> str | None:
+    """One line for the table's log, or None for events the log leaves out (the deal, answers).
+
+    ``draws`` adds a line for each draw whose tile the event shows (the replay screen; the table's own log
+    leaves draws out: the drawn tile stands apart in the hand). A payment is an indented line under the move
+    that caused it, so a score that changes on a kong (下雨) says why.
+    """
     kind = event.type
     data = event.data
     who = seat_name(event.seat, lang, human) if event.seat >= 0 else ""
@@ -236,12 +273,25 @@ def describe_event(event: Event, lang: str, style: str, human: int = 0) -> str |
         raw = data.get(name)
         return tile_text(Tile.from_str(str(raw)), style).strip() if raw else "?"
 
+    def src() -> str:
+        frm = data.get("from_seat")
+        if frm is None:
+            return ""
+        name = seat_object(int(frm), lang, human)
+        return f"{name}的 " if zh else f" from {name}"
+
     if kind == "discard":
         return f"{who} 打出 {t()}" if zh else f"{who} {v('discards', 'discard')} {t()}"
+    if kind == "draw":
+        if not draws or not data.get("tile"):
+            return None
+        if data.get("replacement"):
+            return f"{who} 杠后补牌 {t()}" if zh else f"{who} {v('draws', 'draw')} {t()} (kong replacement)"
+        return f"{who} 摸 {t()}" if zh else f"{who} {v('draws', 'draw')} {t()}"
     if kind == "pung":
-        return f"{who} 碰 {t()}" if zh else f"{who} {v('pungs', 'pung')} {t()}"
+        return f"{who} 碰 {src()}{t()}" if zh else f"{who} {v('pungs', 'pung')} {t()}{src()}"
     if kind == "kong":
-        return f"{who} 杠 {t()}" if zh else f"{who} {v('kongs', 'kong')} {t()}"
+        return f"{who} 杠 {src()}{t()}" if zh else f"{who} {v('kongs', 'kong')} {t()}{src()}"
     if kind == "added_kong":
         return f"{who} 补杠 {t()}" if zh else f"{who} {v('adds', 'add')} a kong of {t()}"
     if kind == "concealed_kong":
@@ -253,16 +303,24 @@ def describe_event(event: Event, lang: str, style: str, human: int = 0) -> str |
     if kind == "ready":
         return f"{who} 报叫" if zh else f"{who} {v('declares', 'declare')} ready"
     if kind == "win":
-        src = data.get("from_seat")
+        src_seat = data.get("from_seat")
         fan = int(data.get("fan", 0))
-        if src is None:
+        if src_seat is None:
             return f"{who} 自摸 {t()}，{fan}番" if zh else f"{who} {v('wins', 'win')} by self-draw on {t()}, {fan} fan"
-        frm = seat_name(int(src), lang, human)
+        frm = seat_object(int(src_seat), lang, human)
         return (
             f"{who} 胡 {t()}（{frm}点炮），{fan}番"
             if zh
             else f"{who} {v('wins', 'win')} on {t()} from {frm}, {fan} fan"
         )
+    if kind == "payment":
+        payer = seat_name(int(data.get("payer", 0)), lang, human)
+        payee = seat_object(int(data.get("payee", 0)), lang, human)
+        why = payment_reason(str(data.get("reason", "")), lang)
+        amount = data.get("amount", 0)
+        if zh:
+            return f"    {payer} 付给 {payee} {amount}（{why}）"
+        return f"    {payer} {'pay' if int(data.get('payer', 0)) == human else 'pays'} {payee} {amount} ({why})"
     if kind == "voids":
         names = [suit_name("mps".index(str(v)), lang) for v in data.get("voids", [])]
         shown = "  ".join(f"{seat_name(s, lang, human)}:{n}" for s, n in enumerate(names))
@@ -270,6 +328,12 @@ def describe_event(event: Event, lang: str, style: str, human: int = 0) -> str |
     if kind == "exchange":
         given = data.get("given") or ""
         received = data.get("received") or ""
+        if isinstance(given, list) and isinstance(received, list):  # a full record: every seat's tiles
+            parts = [
+                f"{seat_name(s, lang, human)} {tiles_line(_tiles(str(g)), style)} → {tiles_line(_tiles(str(r)), style)}"
+                for s, (g, r) in enumerate(zip(given, received, strict=True))
+            ]
+            return "换三张：" + "；".join(parts) if zh else "Exchange: " + "; ".join(parts)
         g = tiles_line(_tiles(str(given)), style)
         r = tiles_line(_tiles(str(received)), style)
         return f"换三张：给出 {g}，换来 {r}" if zh else f"Exchange: gave {g}, received {r}"
