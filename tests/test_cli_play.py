@@ -83,3 +83,37 @@ def test_the_package_and_help_do_not_import_textual() -> None:
         "assert 'textual' not in sys.modules\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_replay_option_opens_the_replay_screen(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    pytest.importorskip("textual")
+    from sichuan_mahjong.game import Game
+    from sichuan_mahjong.record import save_hand
+    from sichuan_mahjong.tui import app
+
+    game = Game(seed=3)
+    while not game.is_over:
+        game.step({s: legal[0] for s, legal in game.to_act().items()})
+    path = tmp_path / "hand.jsonl"
+    save_hand(game, path)
+    opened: list[object] = []
+    monkeypatch.setattr(app.MahjongApp, "run", lambda self: opened.append(self.replay))
+    assert main(["play", "--replay", str(path), "--lang", "en"]) == 0
+    (hands,) = opened
+    assert isinstance(hands, list) and len(hands) == 1 and hands[0].frames[-1].views[0] == game.view(0)
+
+
+@pytest.mark.parametrize("content", [None, "not json\n"])
+def test_replay_of_a_bad_file_exits_2(
+    content: str | None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("textual")
+    from sichuan_mahjong.tui import app
+
+    monkeypatch.setattr(app.MahjongApp, "run", lambda self: pytest.fail("the app must not start"))
+    path = tmp_path / "hand.jsonl"
+    if content is not None:
+        path.write_text(content, encoding="utf-8")
+    assert main(["play", "--replay", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("scmj play: error:") and str(path) in err and err.count("\n") == 1

@@ -23,8 +23,11 @@ from sichuan_mahjong.agents import make_agent
 from sichuan_mahjong.game import Action, ActionKind, Observation
 from sichuan_mahjong.record import load_hand
 from sichuan_mahjong.tui.app import HandOverScreen, MahjongApp, SettingsScreen, TableScreen
+from sichuan_mahjong.tui.replay import replays_of_file
+from sichuan_mahjong.tui.replay_screen import ReplayScreen
+from sichuan_mahjong.tui.session import Table
 from sichuan_mahjong.tui.settings import PlaySettings
-from sichuan_mahjong.tui.text import payment_reason
+from sichuan_mahjong.tui.text import payment_reason, tiles_line
 
 
 def screen_text(app: MahjongApp) -> str:
@@ -66,10 +69,10 @@ def keys_for(action: Action, view: Observation) -> list[str]:
 
 
 class Player:
-    """Seat 0 played from the keyboard: an expert bot decides, the keys say it."""
+    """Seat 0 played from the keyboard: a bot decides, the keys say it."""
 
     def __init__(self, seed: int) -> None:
-        self.bot = make_agent("expert", seed=seed)
+        self.bot = make_agent(BOT, seed=seed)
         self.chosen: list[Action] = []
 
     async def turn(self, pilot: Pilot[None], table: TableScreen) -> None:
@@ -107,11 +110,14 @@ def run(coro: Coroutine[Any, Any, None]) -> None:
 
 
 def settings(tmp_path: Path, **changes: Any) -> PlaySettings:
-    base = PlaySettings(seed=1, delay=0, lang="en", hands=2, records=tmp_path)
+    base = PlaySettings(seed=1, delay=0, lang="en", hands=2, records=tmp_path, bots=(BOT,) * 3)
     return base.replace(**changes)
 
 
 SIZE = (110, 36)
+#: The bots of these tests (and the player's choices): the plain shanten bot, so that a change in the expert's
+#: play does not move the seeds below, which were found by letting it play every seat.
+BOT = "efficient"
 
 
 def test_a_whole_hand_from_keystrokes(tmp_path: Path) -> None:
@@ -153,9 +159,9 @@ def test_a_whole_hand_from_keystrokes(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("preset", "seed", "delay", "expected"),
     [
-        ("seed", 3, 0.002, ["pung", "pung", "hu"]),  # seeds found by letting the expert bot play seat 0
-        ("app", 4, 0, ["exchange", "void", "kong", "pung", "hu"]),
-        ("app", 20, 0, ["exchange", "void", "pung", "pung", "pung", "added_kong", "hu"]),
+        ("seed", 2, 0.002, ["pung", "hu"]),  # seeds found by letting the efficient bot play every seat
+        ("app", 4, 0, ["exchange", "void", "kong", "hu"]),
+        ("app", 96, 0, ["exchange", "void", "pung", "added_kong", "hu"]),
     ],
 )
 def test_claims_and_kongs_by_keys_show_on_screen(
@@ -299,10 +305,10 @@ def test_exchange_needs_three_of_one_suit(tmp_path: Path) -> None:
 
 
 def test_timer_passes_a_claim(tmp_path: Path) -> None:
-    """Seed 11 offers the player a claim on the first discard; with a timer set it passes by itself."""
+    """Seed 15 offers the player a claim before his first discard; with a timer set it passes by itself."""
 
     async def go() -> None:
-        app = MahjongApp(settings(tmp_path, seed=11, timer=0.3))
+        app = MahjongApp(settings(tmp_path, seed=15, timer=0.3))
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
             table = app.table_screen
@@ -347,7 +353,8 @@ def test_mouse_chooses_and_discards(tmp_path: Path) -> None:
             assert table.cursor == 0
             await pilot.click("#tile-0")
             await pilot.pause()
-            assert table.table.game.view(0).discards[0][:1] == (tile,)
+            mine = [e.data["tile"] for e in table.table.game.events if e.type == "discard" and e.seat == 0]
+            assert mine[:1] == [str(tile)]  # (a bot may claim it at once: the river is not the place to look)
             await pilot.press("q")
 
     run(go())
@@ -395,6 +402,145 @@ def test_a_narrow_terminal_gets_flat_tiles(tmp_path: Path, size: tuple[int, int]
             assert row.has_class("-flat") is flat
             last = app.screen.query_one("#tile-13")
             assert last.region.right <= size[0]  # the drawn tile is on screen
+            await pilot.press("q")
+
+    run(go())
+
+
+def replay_step(app: MahjongApp) -> tuple[int, int]:
+    screen = app.screen
+    assert isinstance(screen, ReplayScreen)
+    return screen.step + 1, len(screen.replay.frames)
+
+
+def test_replay_screen_steps_through_the_finished_hand(tmp_path: Path) -> None:
+    """From the end-of-hand screen (v) and from the table (v): the saved record, move by move."""
+
+    async def go() -> None:
+        app = MahjongApp(settings(tmp_path))
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            table = await play_hand_by_keys(pilot, app)
+            game = table.table.game
+            await pilot.press("v")
+            assert isinstance(app.screen, ReplayScreen)
+            assert "Replay · hand 1" in widget_text(app, "#replay-status")
+            assert replay_step(app)[0] == 1 and "Deal:" in widget_text(app, "#replay-step")
+            dealer = game.dealer
+            assert "[dealer]" in widget_text(app, f"#replay-seat-{dealer}")
+            await pilot.press("right")
+            assert replay_step(app)[0] == 2
+            await pilot.press("n", "p", "left", "left")
+            assert replay_step(app)[0] == 1 and "This is the first step" in widget_text(app, "#replay-message")
+            await pilot.click("#rchip-next")  # the mouse too
+            assert replay_step(app)[0] == 2
+            await pilot.press("end")
+            step, steps = replay_step(app)
+            assert step == steps and "the hand is over" in widget_text(app, "#replay-next")
+            for seat in range(4):  # the last frame: every seat's tiles as the hand ended
+                view = game.view(seat)
+                shown = widget_text(app, f"#replay-seat-{seat}")
+                assert tiles_line(view.hand, "compact") in shown
+                assert "river: " + tiles_line(view.discards[seat], "compact") in shown
+            await pilot.press("right")
+            assert "This is the last step" in widget_text(app, "#replay-message")
+            await pilot.press("l")
+            assert "回放 · 第 1 局" in widget_text(app, "#replay-status")
+            await pilot.press("escape")
+            assert isinstance(app.screen, HandOverScreen)
+            await pilot.press("enter")
+            await pilot.pause()
+            assert isinstance(app.screen, TableScreen) and table.table.number == 2
+            await pilot.press("v")  # the last finished hand, from the table
+            assert isinstance(app.screen, ReplayScreen) and app.screen.replay.number == 1
+            assert app.screen.replay.frames[-1].views[0] == game.view(0)
+            await pilot.press("escape")
+            assert isinstance(app.screen, TableScreen)
+            await pilot.press("q")
+
+    run(go())
+
+
+def test_replay_without_records_uses_the_same_text(tmp_path: Path) -> None:
+    async def go() -> None:
+        app = MahjongApp(settings(tmp_path, records=None, hands=1))
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            await pilot.press("v")
+            assert "No finished hand to replay yet" in widget_text(app, "#message")
+            table = await play_hand_by_keys(pilot, app)
+            await pilot.press("v")
+            screen = app.screen
+            assert isinstance(screen, ReplayScreen)
+            assert sum(len(f.events) for f in screen.replay.frames) == len(table.table.game.events)
+            await pilot.press("escape", "q")
+
+    run(go())
+
+
+def test_replay_option_opens_a_match_record(tmp_path: Path) -> None:
+    """`scmj play --replay FILE`: only the replay screen; ] and [ go between a match's hands; q quits."""
+    table = Table(PlaySettings(seed=2, hands=2, delay=0, records=tmp_path, bots=(BOT,) * 3))
+    bot = make_agent(BOT, seed=2)
+    for number in (1, 2):
+        while not table.game.is_over:
+            if not table.step_bots():
+                table.answer(bot.act(table.view(), table.legal))
+        table.finish()
+        if number == 1:
+            table.next_hand()
+    (match,) = tmp_path.glob("*-match.jsonl")
+    hands = replays_of_file(match)
+    assert [h.number for h in hands] == [1, 2] and all(h.finished for h in hands)
+
+    async def go() -> None:
+        app = MahjongApp(settings(tmp_path, lang="en"), replay=hands)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            assert isinstance(app.screen, ReplayScreen)
+            assert "hand 1 of 2" in widget_text(app, "#replay-status")
+            await pilot.press("end", "right_square_bracket")
+            assert "hand 2 of 2" in widget_text(app, "#replay-status") and replay_step(app)[0] == 1
+            await pilot.press("right_square_bracket")
+            assert "This is the last step" in widget_text(app, "#replay-message")
+            await pilot.press("q")
+            await pilot.pause()
+        assert not app.is_running
+
+    run(go())
+
+
+def test_the_log_follows_the_language(tmp_path: Path) -> None:
+    async def go() -> None:
+        app = MahjongApp(settings(tmp_path, records=None))
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            table = app.table_screen
+            await keys_for_turn(pilot, table)
+            assert "You discard" in widget_text(app, "#log")
+            await pilot.press("l")
+            log = widget_text(app, "#log")
+            assert "你 打出" in log and "You discard" not in log and "discards" not in log
+            await pilot.press("l")
+            assert "You discard" in widget_text(app, "#log")
+            await pilot.press("q")
+
+    run(go())
+
+
+def test_refusals_in_chinese_on_screen(tmp_path: Path) -> None:
+    async def go() -> None:
+        app = MahjongApp(settings(tmp_path, lang="zh", records=None))
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            table = app.table_screen
+            for key, said in (("p", "没有可以碰的牌"), ("x", "轮到你出牌，没有可以过的"), ("k", "没有可以杠的牌")):
+                await pilot.press(key)
+                assert widget_text(app, "#message").startswith(said)
+            await pilot.press("r")
+            assert widget_text(app, "#message").startswith("报叫只在开局")
+            table.play(Action.parse("void m"))  # no words of the table's own: the engine's reason after a prefix
+            assert table.message.startswith("不能定缺 萬：") and "legal: discard" in table.message
             await pilot.press("q")
 
     run(go())

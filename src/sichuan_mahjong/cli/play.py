@@ -1,8 +1,8 @@
 """``scmj play``: sit at a table in the terminal against three bots (the Textual app in sichuan_mahjong.tui).
 
 The player is seat 0. ``--seed N`` deals the same match again; each finished hand is saved as a record
-(``scmj replay FILE`` steps through it). Textual is the optional extra ``tui``; without it this command says
-how to install it and exits with status 2.
+(``scmj replay FILE`` prints it, ``scmj play --replay FILE`` steps through it on the replay screen). Textual
+is the optional extra ``tui``; without it this command says how to install it and exits with status 2.
 """
 
 from __future__ import annotations
@@ -53,6 +53,13 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         help=f"where each finished hand is saved (default: {default_records_dir()})",
     )
     p.add_argument("--no-records", action="store_true", help="do not save the hands")
+    p.add_argument(
+        "--replay",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="step through a saved hand or match on the replay screen instead of playing (←/→, Home/End, Esc)",
+    )
 
 
 def settings_from_args(args: argparse.Namespace) -> PlaySettings:
@@ -84,5 +91,10 @@ def run(args: argparse.Namespace) -> int:
         raise SettingsError(
             f"the terminal table needs Textual ({exc.name} is missing): pip install 'sichuan-mahjong[tui]'"
         ) from None
-    MahjongApp(settings).run()
+    replay = None
+    if args.replay is not None:
+        from sichuan_mahjong.tui.replay import replays_of_file
+
+        replay = replays_of_file(args.replay)  # a bad file is a RecordError (exit 2) before the screen opens
+    MahjongApp(settings, replay=replay).run()
     return 0

@@ -30,6 +30,7 @@ from sichuan_mahjong.tui.replay import HandReplay, ReplayFrame, frame_lines
 from sichuan_mahjong.tui.text import (
     LANGS,
     TILE_STYLES,
+    action_text,
     meld_text,
     mode_name,
     seat_name,
@@ -48,7 +49,7 @@ _WORDS: dict[str, tuple[str, str]] = {
     "of_match": ("（共 {} 局）", " of {}"),
     "step": ("第 {}/{} 步", "step {}/{}"),
     "this_step": ("这一步：", "This step:"),
-    "next": ("接下来：", "Next:"),
+    "next": ("接下来：", "Next: "),
     "to_play": ("{} 出牌", "{} to play"),
     "to_answer": ("{} 决定", "{} to answer"),
     "ended": ("本局结束", "the hand is over"),
@@ -64,11 +65,11 @@ _WORDS: dict[str, tuple[str, str]] = {
 }
 
 _CHIPS: tuple[tuple[str, str, tuple[str, str]], ...] = (
-    ("home", "replay-home", ("⏮ 开头", "⏮ start")),
-    ("left", "replay-back", ("◀ 上一步", "◀ back")),
-    ("right", "replay-next", ("下一步 ▶", "next ▶")),
-    ("end", "replay-end", ("结尾 ⏭", "end ⏭")),
-    ("escape", "replay-close", ("Esc 返回", "Esc back")),
+    ("home", "rchip-home", ("⏮ 开头", "⏮ start")),
+    ("left", "rchip-back", ("◀ 上一步", "◀ back")),
+    ("right", "rchip-next", ("下一步 ▶", "next ▶")),
+    ("end", "rchip-end", ("结尾 ⏭", "end ⏭")),
+    ("escape", "rchip-close", ("Esc 返回", "Esc back")),
 )
 
 
@@ -228,19 +229,29 @@ class ReplayScreen(Screen[None]):
         for line in frame_lines(frame, lang, self.style, HUMAN) or ["-"]:
             step.append(f"\n  {line}", style="not bold")
         self.query_one("#replay-step", Static).update(step)
-        self.query_one("#replay-next", Static).update(_w("next", lang) + " " + self._next(frame))
+        self.query_one("#replay-next", Static).update(_w("next", lang) + self._next(frame))
         for _, chip_id, words in _CHIPS:
             self.query_one(f"#{chip_id}", StepChip).update(words[0 if lang == "zh" else 1])
         self.query_one("#replay-message", Static).update(self.message)
         self.query_one("#replay-keys", Static).update(_w("keys", lang))
 
     def _next(self, frame: ReplayFrame) -> str:
+        """Who is asked next; on a claim, what each may answer (the step after shows what he chose)."""
         lang = self.lang
         view = frame.views[HUMAN]
         if not frame.asked:
             return _w("ended", lang) if view.is_over else _w("unfinished", lang)
         names = ("、" if lang == "zh" else ", ").join(seat_name(s, lang, HUMAN) for s in sorted(frame.asked))
-        return _w("to_play" if view.phase == "play" else "to_answer", lang, names)
+        if view.phase == "play":
+            return _w("to_play", lang, names)
+        if view.phase not in ("claim", "rob", "declare"):
+            return _w("to_answer", lang, names)
+        parts = []
+        for seat in sorted(frame.asked):
+            could = ("、" if lang == "zh" else ", ").join(action_text(a, lang, self.style) for a in frame.asked[seat])
+            who = seat_name(seat, lang, HUMAN)
+            parts.append(f"{who}（{could}）" if lang == "zh" else f"{who} ({could})")
+        return _w("to_answer", lang, ("；" if lang == "zh" else "; ").join(parts))
 
     def _seat(self, seat: int, frame: ReplayFrame) -> Text:
         lang, style = self.lang, self.style
