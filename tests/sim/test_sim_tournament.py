@@ -5,7 +5,11 @@ from __future__ import annotations
 import io
 import json
 import math
+import re
+import socket
 import statistics
+import sys
+import types
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +17,8 @@ import pytest
 
 import sichuan_mahjong as sm
 from sichuan_mahjong.cli import main
-from sichuan_mahjong.sim import DealResult, PlayerOutcome, Summary, play_deal, run_tournament
+from sichuan_mahjong.sim import DealResult, PlayerOutcome, SimulationError, Summary, play_deal, run_tournament
+from sichuan_mahjong.sim.runner import check_ray_address
 from sichuan_mahjong.sim.stats import PlayerStats, t_quantile_975
 
 PLAYERS = ["efficient", "random", "random", "random"]
@@ -119,10 +124,83 @@ def test_cli_json_and_plot(capsys: pytest.CaptureFixture[str], tmp_path: Path) -
     assert plot.stat().st_size > 1000
 
 
-def test_cli_errors(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["simulate", "--hands", "5", "--duplicate"]) == 2
-    assert "in fours" in capsys.readouterr().err
-    assert main(["simulate", "--hands", "4", "--players", "random,random"]) == 2
-    assert "four players" in capsys.readouterr().err
-    assert main(["simulate", "--hands", "4", "--address", "auto"]) == 2
-    assert "--backend ray" in capsys.readouterr().err
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--hands", "6", "--duplicate"], "hands come in fours .* got 6"),
+        (["--hands", "4", "--players", "efficient,random,random,robot"], "unknown bot 'robot'; bots: "),
+        (["--hands", "4", "--jobs", "0"], "jobs must be at least 1, got 0"),
+        (["--hands", "4", "--players", "random,random"], "four players, got 2"),
+        (["--hands", "0"], "at least 1, got 0"),
+        (["--hands", "4", "--address", "auto"], "--address is for --backend ray"),
+        (["--hands", "4", "--option", "max_fan=x"], "max_fan"),
+    ],
+)
+def test_cli_errors_are_one_line(args: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", *args]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.startswith("scmj simulate: error: ") and err.count("\n") == 1, err
+    assert re.search(message, err), err
+
+
+def test_ray_backend_without_ray_says_how_to_install(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setitem(sys.modules, "ray", None)  # `import ray` now raises ImportError, as when it is missing
+    for extra in ([], ["--address", "127.0.0.1:6379"]):
+        assert main(["simulate", "--hands", "4", "--backend", "ray", *extra]) == 2
+        out, err = capsys.readouterr()
+        assert out == "" and err.count("\n") == 1
+        assert "needs Ray: pip install 'sichuan-mahjong[ray]'" in err
+
+
+class _FakeRay(types.ModuleType):
+    """Stands in for ray: ``init`` fails the way Ray's does, with its own error as the cause."""
+
+    def __init__(self, cause: Exception) -> None:
+        super().__init__("ray")
+        self.cause = cause
+
+    def is_initialized(self) -> bool:
+        return False
+
+    def init(self, address: str, **kwargs: object) -> None:
+        raise ConnectionError(f"Failed to connect to Ray cluster at {address}") from self.cause
+
+
+class AuthenticationError(RuntimeError):
+    """Named as Ray names it (ray.exceptions.AuthenticationError)."""
+
+
+@pytest.mark.parametrize(
+    ("cause", "message"),
+    [
+        (
+            AuthenticationError("RPC error: InvalidAuthToken: Authentication token is missing or incorrect."),
+            "refused this client's token: set RAY_AUTH_MODE=token and give the cluster's token in RAY_AUTH_TOKEN",
+        ),
+        (TimeoutError("Timed out while waiting for GCS"), "cannot join the Ray cluster at .*Failed to connect"),
+    ],
+)
+def test_ray_join_errors_are_one_line(
+    cause: Exception, message: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setitem(sys.modules, "ray", _FakeRay(cause))
+    with socket.socket() as listener:  # something answers, so the failure is Ray's, after the TCP check
+        listener.bind(("127.0.0.1", 0))
+        listener.listen()
+        address = f"127.0.0.1:{listener.getsockname()[1]}"
+        assert main(["simulate", "--hands", "4", "--backend", "ray", "--address", address]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1, err
+    assert re.search(message, err), err
+
+
+def test_address_check_says_nothing_listens() -> None:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    with pytest.raises(SimulationError, match=f"no Ray cluster answers at ray://127.0.0.1:{port} .*refused"):
+        check_ray_address(f"ray://127.0.0.1:{port}")
+    check_ray_address("auto")  # left to Ray: it finds the cluster this machine started

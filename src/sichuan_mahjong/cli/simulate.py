@@ -35,9 +35,14 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         help="play each deal four times with the seats rotated, so luck cancels (N must be a multiple of 4)",
     )
     p.add_argument("--seed", type=int, default=0, help="tournament seed: fixes every deal and every bot")
-    p.add_argument("--jobs", type=int, default=1, metavar="J", help="worker processes (or Ray CPUs)")
+    p.add_argument("--jobs", type=int, default=1, metavar="J", help="worker processes, or CPUs of a local Ray")
     p.add_argument("--backend", choices=BACKENDS, default="process", help="process pool or Ray (default: process)")
-    p.add_argument("--address", metavar="ADDR", help="with --backend ray: join this Ray cluster (e.g. 'auto')")
+    p.add_argument(
+        "--address",
+        metavar="ADDR",
+        help="with --backend ray: join this running Ray cluster (host:port as `ray start` printed it, or 'auto'); "
+        "the package is shipped to its workers (docs/simulate.md)",
+    )
     p.add_argument("--json", action="store_true", help="print the statistics as JSON")
     p.add_argument("--plot", metavar="FILE", help="write a plot of the results (PNG, SVG or PDF by suffix)")
     p.add_argument("--no-progress", action="store_true", help="never draw a progress bar")

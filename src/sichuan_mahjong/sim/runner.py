@@ -11,6 +11,7 @@ the number of jobs: every deal and every bot is seeded from the tournament seed 
 
 from __future__ import annotations
 
+import socket
 import sys
 import time
 from collections.abc import Iterator, Sequence
@@ -29,6 +30,7 @@ __all__ = [
     "BACKENDS",
     "ChunkTask",
     "SimulationError",
+    "check_ray_address",
     "deal_seed",
     "outcomes_of",
     "play_deal",
@@ -171,6 +173,46 @@ def _run_processes(tasks: list[ChunkTask], jobs: int) -> Iterator[list[DealResul
                 yield future.result()
 
 
+#: Seconds to wait for a TCP answer from a cluster address before saying nothing listens there.
+CONNECT_TIMEOUT = 5.0
+
+
+def check_ray_address(address: str, timeout: float = CONNECT_TIMEOUT) -> None:
+    """Fail at once, in one line, when nothing listens at a ``host:port`` (or ``ray://host:port``) address.
+
+    Without this, ``ray.init`` retries an address where nothing listens for many minutes (about forty seconds
+    per attempt, twenty attempts), printing C++ warnings all the while. Other forms (``auto``) are left to Ray.
+    """
+    host, sep, port = address.removeprefix("ray://").rpartition(":")
+    if not sep or not host or not port.isdigit():
+        return
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=timeout):
+            pass
+    except OSError as exc:
+        why = exc.strerror or str(exc) or type(exc).__name__
+        raise SimulationError(
+            f"no Ray cluster answers at {address} ({why}); start one with `ray start --head --port {port}` "
+            "or give the address that `ray start` printed"
+        ) from None
+
+
+def _join_error(address: str, exc: BaseException) -> SimulationError:
+    """One line for a failed ``ray.init(address=...)``: Ray's own words, and the fix for token authentication."""
+    chain: list[BaseException] = []
+    cause: BaseException | None = exc
+    while cause is not None and len(chain) < 8:
+        chain.append(cause)
+        cause = cause.__cause__ or cause.__context__
+    if any("auth" in type(e).__name__.lower() or "InvalidAuthToken" in str(e) for e in chain):
+        return SimulationError(
+            f"the Ray cluster at {address} refused this client's token: set RAY_AUTH_MODE=token and give the "
+            "cluster's token in RAY_AUTH_TOKEN (or ~/.ray/auth_token)"
+        )
+    words = " ".join(str(exc).split()) or type(exc).__name__
+    return SimulationError(f"cannot join the Ray cluster at {address}: {words}")
+
+
 def _run_ray(tasks: list[ChunkTask], jobs: int, address: str | None) -> Iterator[list[DealResult]]:
     try:
         import ray
@@ -182,7 +224,16 @@ def _run_ray(tasks: list[ChunkTask], jobs: int, address: str | None) -> Iterator
     if not ray.is_initialized():
         kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False, "configure_logging": False}
         if address:
-            ray.init(address=address, **kwargs)
+            check_ray_address(address)
+            # Ship this very package to the cluster's workers (Ray uploads it once and caches it by content), so
+            # a cluster needs only Ray and numpy, and runs exactly the code the results would have locally.
+            import sichuan_mahjong
+
+            kwargs["runtime_env"] = {"py_modules": [sichuan_mahjong]}
+            try:
+                ray.init(address=address, **kwargs)
+            except Exception as exc:  # ConnectionError, Ray's AuthenticationError, ValueError for a bad address
+                raise _join_error(address, exc) from None
         else:
             ray.init(num_cpus=jobs, **kwargs)
         started = True
@@ -214,8 +265,8 @@ def run_tournament(
 
     With ``duplicate`` the hands come in fours from one deal each (so ``hands`` must be a multiple of 4).
     ``jobs`` > 1 uses that many worker processes (``backend="process"``) or Ray workers (``"ray"``; ``address``
-    joins an existing cluster instead of starting a local one). ``progress`` draws a bar on stderr (or the
-    stream given).
+    joins a running cluster instead of starting a local one, and ships this package to its workers; a Ray
+    connection the caller opened is used as it is). ``progress`` draws a bar on stderr (or the stream given).
     """
     rules = rules or Rules()
     if len(players) != 4:
