@@ -1,6 +1,7 @@
-"""The terminal table (``scmj play``): the player at seat 0 against three bots.
+"""The terminal table (``scmj play``): the player at seat 0 against three bots, and the replay screen.
 
-Only this package imports Textual (the optional extra ``tui``), and only in :mod:`sichuan_mahjong.tui.app`;
-:mod:`~sichuan_mahjong.tui.session`, :mod:`~sichuan_mahjong.tui.settings` and :mod:`~sichuan_mahjong.tui.text`
-are plain Python, so ``scmj play --help`` and the table's logic work without it.
+Only this package imports Textual (the optional extra ``tui``), and only in :mod:`sichuan_mahjong.tui.app` and
+:mod:`sichuan_mahjong.tui.replay_screen`; :mod:`~sichuan_mahjong.tui.session`, :mod:`~sichuan_mahjong.tui.settings`,
+:mod:`~sichuan_mahjong.tui.text`, :mod:`~sichuan_mahjong.tui.refusals` and :mod:`~sichuan_mahjong.tui.replay` are
+plain Python, so ``scmj play --help`` and the table's logic work without it.
 """

@@ -340,7 +340,7 @@ class TableScreen(Screen[None]):
         status = [
             tr("hand_of", lang, table.number, table.settings.hands),
             tr("seed", lang, table.settings.seed),
-            f"{table.settings.preset} ({mode_name(rules.mode, lang)})",
+            tr("rules", lang, table.settings.preset, mode_name(rules.mode, lang)),
             tr("wall", lang, view.wall_count),
         ]
         self.query_one("#status", Static).update(" · ".join(status))

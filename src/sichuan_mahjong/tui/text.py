@@ -9,7 +9,9 @@ at odd widths, so each is followed by a space). Every tile of a style takes the 
 >>> tiles_line([Tile.from_str("1m"), Tile.from_str("9s")], "compact")
 '1m 9s'
 >>> describe_event(Event("discard", 2, {"tile": "5p"}), "en", "compact")
-'Seat 2 discards 5p'
+'Across (2) discards 5p'
+>>> describe_event(Event("pung", 1, {"tile": "5p", "from_seat": 0}), "zh", "zh")
+'下家(1) 碰 你的 五筒'
 """
 
 from __future__ import annotations
@@ -56,6 +58,7 @@ _WORDS: Final[dict[str, tuple[str, str]]] = {
     "wall": ("牌墙 {}", "wall {}"),
     "hand_of": ("第 {}/{} 局", "Hand {}/{}"),
     "seed": ("种子 {}", "seed {}"),
+    "rules": ("规则 {}（{}）", "rules {} ({})"),
     "score": ("本局 {:+d}", "this hand {:+d}"),
     "total": ("总分 {:+d}", "total {:+d}"),
     "on_turn": ("▶ 出牌中", "▶ on turn"),
