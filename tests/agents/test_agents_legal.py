@@ -11,7 +11,7 @@ import pytest
 
 import sichuan_mahjong as sm
 from sichuan_mahjong.agents import AGENTS, Agent, UnknownAgentError, agent_names, make_agent
-from sichuan_mahjong.agents.expert import p_win
+from sichuan_mahjong.agents.expert import p_win, plan_value
 from sichuan_mahjong.agents.hand import HandState, read_view
 from sichuan_mahjong.game.state import Game
 from sichuan_mahjong.tiles import POW5
@@ -117,3 +117,13 @@ def test_p_win_is_a_probability_that_rises_with_useful_tiles() -> None:
     assert values == sorted(values) and values[0] == 0.0 and values[-1] < 1.0
     assert p_win(-1, 0, 0, 0) == 1.0
     assert p_win(0, 8, 10, 80) > p_win(2, 8, 10, 80)
+
+
+def test_plan_value_sees_a_near_flush_only() -> None:
+    """The 清一色 plan is priced for a hand one tile off one suit, and not at all for a hand spread over three."""
+    near = _state("1123456789999m5p")
+    near.remove(sm.Tile.from_str("9m").index)
+    assert sum(near.counts) == 13
+    assert plan_value(near, 12.0, 80, near.shanten(), 0, std=False) > 0.0
+    spread = _state("123m456p789s125m3p")
+    assert plan_value(spread, 12.0, 80, spread.shanten(), 0, std=False) == 0.0
