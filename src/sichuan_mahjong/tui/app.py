@@ -42,6 +42,7 @@ from sichuan_mahjong.game import Action, ActionKind, Event, IllegalActionError, 
 from sichuan_mahjong.record import RecordError
 from sichuan_mahjong.rules import PRESETS
 from sichuan_mahjong.tiles import Tile
+from sichuan_mahjong.tui.badges import append_seat_badges
 from sichuan_mahjong.tui.refusals import refusal
 from sichuan_mahjong.tui.replay import HandReplay, replays_of_file, replays_of_text
 from sichuan_mahjong.tui.replay_screen import ReplayScreen
@@ -56,7 +57,6 @@ from sichuan_mahjong.tui.text import (
     mode_name,
     payment_reason,
     seat_name,
-    suit_name,
     tile_text,
     tiles_line,
     tr,
@@ -368,18 +368,7 @@ class TableScreen(Screen[None]):
             head.append(f" [{tr('dealer', lang)}]", style="bold yellow")
         total = table.totals_before[seat] + view.scores[seat]
         head.append(f"  {tr('score', lang, view.scores[seat])}  {tr('total', lang, total)}")
-        if view.voids[seat] is not None:
-            head.append(f"  {tr('void', lang, suit_name(view.voids[seat] or 0, lang))}", style="magenta")
-        if view.ready[seat]:
-            head.append(f"  {tr('ready', lang)}", style="bold cyan")
-        for win in view.wins:
-            if win.seat == seat:
-                t = tile_text(win.tile, style).strip()
-                if win.from_seat is None:
-                    text = tr("won_self", lang, t)
-                else:
-                    text = tr("won_from", lang, t, seat_name(win.from_seat, lang, HUMAN))
-                head.append(f"  {text} {win.fan}{'番' if lang == 'zh' else ' fan'}", style="bold green")
+        append_seat_badges(head, view, seat, lang, style)
         on_turn = not view.is_over and view.turn == seat and view.phase == "play"
         if on_turn:
             head.append(f"  {tr('on_turn', lang)}", style="bold reverse")

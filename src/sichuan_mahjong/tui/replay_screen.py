@@ -26,6 +26,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from sichuan_mahjong.game import Observation
+from sichuan_mahjong.tui.badges import append_seat_badges
 from sichuan_mahjong.tui.replay import HandReplay, ReplayFrame, frame_lines
 from sichuan_mahjong.tui.text import (
     LANGS,
@@ -34,7 +35,6 @@ from sichuan_mahjong.tui.text import (
     meld_text,
     mode_name,
     seat_name,
-    suit_name,
     tile_text,
     tiles_line,
     tr,
@@ -261,19 +261,7 @@ class ReplayScreen(Screen[None]):
         if seat == own.dealer:
             head.append(f" [{tr('dealer', lang)}]", style="bold yellow")
         head.append(f"  {tr('score', lang, own.scores[seat])}")
-        void = own.voids[seat]
-        if void is not None:
-            head.append(f"  {tr('void', lang, suit_name(void, lang))}", style="magenta")
-        if own.ready[seat]:
-            head.append(f"  {tr('ready', lang)}", style="bold cyan")
-        for win in own.wins:
-            if win.seat == seat:
-                t = tile_text(win.tile, style).strip()
-                if win.from_seat is None:
-                    text = tr("won_self", lang, t)
-                else:
-                    text = tr("won_from", lang, t, seat_name(win.from_seat, lang, HUMAN))
-                head.append(f"  {text} {win.fan}{'番' if lang == 'zh' else ' fan'}", style="bold green")
+        append_seat_badges(head, own, seat, lang, style)
         if seat in frame.asked and not own.is_over:
             head.append(f"  {tr('on_turn' if own.phase == 'play' else 'claiming', lang)}", style="bold reverse")
         hand = Text()
