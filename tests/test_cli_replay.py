@@ -126,9 +126,9 @@ def test_one_seat_view_and_chinese(hand_file: Path, tmp_path: Path, capsys: pyte
     assert "  10. seat 2 wins on 9p from seat 0: Basic hand = 0 fan ×1" in lines  # what a seat's log holds
     code, zh, _ = replay(capsys, str(hand_file), "--lang", "zh")
     assert zh[0] == "第1局 · 标准下雨 · 底金 1 · 庄家 0号"
-    assert "   2. 1号 碰 0号 的 九條" in zh
+    assert "   2. 1号 碰 0号的 九條" in zh
     assert "          1号: 二二五六七萬三四六筒一七八條  [碰九條]" in zh
-    assert "  10. 2号 胡 九筒（0号 点炮）：平胡 0番 = 0番 ×1" in zh
+    assert "  10. 2号 胡 九筒（0号点炮）：平胡 0番 = 0番 ×1" in zh
     assert "  输赢：0号 -3, 1号 +0, 2号 +1, 3号 +2" in zh
     code, _, err = replay(capsys, str(seat_file), "--seat", "2")
     assert code == 2 and "seat 1's view only" in err
@@ -226,7 +226,7 @@ def test_robbed_kong_and_a_passed_win(tmp_path: Path, capsys: pytest.CaptureFixt
     assert code == 0
     assert move(lines, 1)[:2] == ["   1. seat 0 discards 4m", "      seat 2 passes (could: hu)"]
     assert move(lines, 7)[:5] == [
-        "   7. seat 1 adds 4m to his pung (补杠)",
+        "   7. seat 1 adds a kong of 4m (补杠)",
         "      seat 1's added kong of 4m is robbed by seat 2 (抢杠)",
         "      seat 2 wins on 4m robbing seat 1's kong: Basic hand 0 + Robbing a kong 1 = 1 fan ×2",
         "        seat 1 pays seat 2 2 (R8.3 robbed kong 抢杠)",

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sichuan_mahjong.cli import UsageError
+from sichuan_mahjong.describe import SeatNumbers, describe_event
 from sichuan_mahjong.game.events import Event
 from sichuan_mahjong.game.settlement import WinRecord
 from sichuan_mahjong.game.state import Game
@@ -28,7 +29,6 @@ from sichuan_mahjong.tiles import NUM_KINDS, SUITS, Tile, format_tiles
 __all__ = ["SeatTiles", "add_parser", "render", "run"]
 
 _MODE_ZH = {"standard": "标准打法", "standard_kong": "标准下雨", "bloody": "标准血战", "bloody_kong": "血战下雨"}
-_SUIT_ZH = {"m": "万", "p": "筒", "s": "条"}
 _REASON = {
     "en": {"win": "a win ends the hand", "one_left": "one player is left", "wall": "the wall is empty"},
     "zh": {"win": "胡牌结束", "one_left": "只剩一家", "wall": "牌墙摸完"},
@@ -288,7 +288,7 @@ def _render_hand(
                 "next_dealer": e.data["next_dealer"],
                 "ready": list(e.data.get("ready") or []),
             }
-        text = _line(e, lang, options.get(i), score_text, -1 if seat is None else seat)
+        text = _line(e, lang, options.get(i), score_text)
         if text is not None:
             current["lines"].extend(text.split("\n"))
         current["tiles"] = [t.to_dict() for t in trackers.values()]
@@ -310,7 +310,7 @@ def _render_hand(
 
 
 def _who(s: int, lang: str) -> str:
-    return f"{s}号" if lang == "zh" else f"seat {s}"
+    return SeatNumbers(lang).subject(s)
 
 
 def _tile(text: str | None, lang: str) -> str:
@@ -332,12 +332,15 @@ def _patterns_text(data: Mapping[str, Any], lang: str) -> str:
     return f"{' + '.join(names)} = {total} ×{1 << int(data['fan'])}"
 
 
-def _line(e: Event, lang: str, options: list[str] | None, score_text: str | None, viewer: int) -> str | None:
-    """One readable line for an event, or None for an event that says nothing new (an answer it echoes)."""
+def _line(e: Event, lang: str, options: list[str] | None, score_text: str | None) -> str | None:
+    """One readable line for an event, or None for an event that says nothing new (an answer it echoes).
+
+    The deal, the answers and the end are the record's own (dice, what a pass declined, the next dealer); every
+    other event is said as the table says it (sichuan_mahjong.describe), with each seat by its number.
+    """
     d = e.data
     zh = lang == "zh"
     who = _who(e.seat, lang)
-    tile = _tile(d.get("tile"), lang)
     kind = e.type
     if kind == "deal":
         wall = d["wall_count"] if "wall_count" in d else len(_tiles(d["wall"]))
@@ -361,79 +364,16 @@ def _line(e: Event, lang: str, options: list[str] | None, score_text: str | None
         if zh:
             return f"{who} 过" + (f"（可{'、'.join(could)}）" if could else "")
         return f"{who} passes" + (f" (could: {', '.join(could)})" if could else "")
-    if kind == "exchange":
-        given, received = d["given"], d["received"]
-        pairs = (
-            [(viewer, given, received)]
-            if isinstance(given, str)
-            else [(s, given[s], received[s]) for s in range(len(given))]
-        )
-        parts = [
-            f"  {_who(s, lang)} 换出 {_hand_text(g, lang)} 换入 {_hand_text(r, lang)}"
-            if zh
-            else f"  {_who(s, lang)} gives {g}, gets {r}"
-            for s, g, r in pairs
-        ]
-        return "\n".join([f"换三张（{d['direction']}）：" if zh else f"exchange three ({d['direction']}):", *parts])
-    if kind == "voids":
-        parts = [f"{_who(s, lang)} {'缺' + _SUIT_ZH[v] if zh else v}" for s, v in enumerate(d["voids"])]
-        return ("定缺：" if zh else "voids (定缺): ") + ", ".join(parts)
-    if kind == "ready":
-        return f"{who} 报叫" if zh else f"{who} declares ready (报叫)"
-    if kind == "draw":
-        if d.get("tile") is None:
-            return f"{who} 摸牌" if zh else f"{who} draws a tile"
-        if d.get("replacement"):
-            return f"{who} 杠后补牌 {tile}" if zh else f"{who} draws {tile} (kong replacement)"
-        return f"{who} 摸 {tile}" if zh else f"{who} draws {tile}"
-    if kind == "discard":
-        return f"{who} 打 {tile}" if zh else f"{who} discards {tile}"
-    if kind == "pung":
-        src = _who(d["from_seat"], lang)
-        return f"{who} 碰 {src} 的 {tile}" if zh else f"{who} pungs {tile} from {src}"
-    if kind == "kong":
-        src = _who(d["from_seat"], lang)
-        return f"{who} 直杠 {src} 的 {tile}" if zh else f"{who} kongs {tile} from {src} (exposed kong 直杠)"
-    if kind == "concealed_kong":
-        if d.get("tile") is None:
-            return f"{who} 暗杠" if zh else f"{who} declares a concealed kong (暗杠)"
-        return f"{who} 暗杠 {tile}" if zh else f"{who} declares a concealed kong of {tile} (暗杠)"
-    if kind == "added_kong":
-        return f"{who} 补杠 {tile}" if zh else f"{who} adds {tile} to his pung (补杠)"
-    if kind == "robbed":
-        by = ", ".join(_who(s, lang) for s in d["by"])
-        return f"{who} 的补杠 {tile} 被 {by} 抢杠" if zh else f"{who}'s added kong of {tile} is robbed by {by} (抢杠)"
-    if kind == "win":
-        frm = d.get("from_seat")
-        if frm is None:
-            head = f"{who} 自摸 {tile}" if zh else f"{who} wins by self-draw on {tile}"
-        elif d.get("robbed_kong"):
-            head = (
-                f"{who} 抢 {_who(frm, lang)} 的杠胡 {tile}"
-                if zh
-                else f"{who} wins on {tile} robbing {_who(frm, lang)}'s kong"
-            )
-        else:
-            head = (
-                f"{who} 胡 {tile}（{_who(frm, lang)} 点炮）" if zh else f"{who} wins on {tile} from {_who(frm, lang)}"
-            )
-        return (
-            f"{head}：{score_text or _patterns_text(d, lang)}"
-            if zh
-            else f"{head}: {score_text or _patterns_text(d, lang)}"
-        )
-    if kind == "payment":
-        payer, payee = _who(d["payer"], lang), _who(d["payee"], lang)
-        return (
-            f"  {payer} 付 {payee} {d['amount']}（{d['reason']}）"
-            if zh
-            else f"  {payer} pays {payee} {d['amount']} ({d['reason']})"
-        )
     if kind == "end":
         reason = _REASON[lang].get(d["reason"], d["reason"])
         nxt = _who(d["next_dealer"], lang)
         return f"结束：{reason}；下一局庄家 {nxt}" if zh else f"end: {reason}; next dealer {nxt}"
-    return f"{who} {kind} {_dumps(d)}"
+    score = (score_text or _patterns_text(d, lang)) if kind == "win" else None
+    style = "zh" if zh else "compact"
+    said = describe_event(e, lang, SeatNumbers(lang), style=style, terms=True, score=score)
+    if said is None:
+        return f"{who} {kind} {_dumps(d)}"
+    return f"  {said}" if kind == "payment" else said
 
 
 def _dumps(d: Mapping[str, Any]) -> str:
@@ -503,7 +443,7 @@ def text_of(report: Mapping[str, Any], lang: str) -> list[str]:
                 elif w.get("robbed_kong"):
                     how = f"抢{_who(src, lang)}的杠" if zh else f"robbing {_who(src, lang)}'s kong"
                 else:
-                    how = f"{_who(src, lang)} 点炮" if zh else f"from {_who(src, lang)}"
+                    how = f"{_who(src, lang)}点炮" if zh else f"from {_who(src, lang)}"
                 body = w["breakdown"] or _patterns_text(w, lang)
                 out.append(
                     f"  {_who(w['seat'], lang)} 胡 {tile}（{how}）：{body}"

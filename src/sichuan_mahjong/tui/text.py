@@ -16,9 +16,11 @@ at odd widths, so each is followed by a space). Every tile of a style takes the 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Final
 
+from sichuan_mahjong import describe
+from sichuan_mahjong.describe import END_REASONS, payment_reason, tile_text, tiles_line
 from sichuan_mahjong.game.actions import Action, ActionKind
 from sichuan_mahjong.game.events import Event
 from sichuan_mahjong.hand.melds import Meld, MeldKind
@@ -27,6 +29,7 @@ from sichuan_mahjong.tiles import SUIT_NAMES_EN, SUIT_NAMES_ZH, Tile
 __all__ = [
     "LANGS",
     "TILE_STYLES",
+    "TableNames",
     "action_text",
     "describe_event",
     "meld_text",
@@ -121,9 +124,7 @@ _WORDS: Final[dict[str, tuple[str, str]]] = {
         "The match is over: Enter starts a new one, v replays this hand, q quits",
     ),
     "no_replay": ("还没有打完的一局可以回放", "No finished hand to replay yet"),
-    "reason_win": ("有人胡牌，本局结束", "A win ended the hand"),
-    "reason_one_left": ("只剩一家，本局结束", "One player left: the hand ended"),
-    "reason_wall": ("牌墙摸完，流局", "The wall ran out"),
+    **{f"reason_{reason}": words for reason, words in END_REASONS.items()},
     "from": ("{} 点炮", "from {}"),
     "self_draw": ("自摸", "self-draw"),
     "robbed": ("抢杠", "robbing a kong"),
@@ -140,20 +141,6 @@ def tr(key: str, lang: str, *args: object) -> str:
     """The word ``key`` in ``lang`` (``zh`` or ``en``) with ``args`` filled in."""
     zh, en = _WORDS[key]
     return (zh if lang == "zh" else en).format(*args)
-
-
-def tile_text(tile: Tile, style: str) -> str:
-    if style == "zh":
-        return tile.zh
-    if style == "glyph":
-        return f"{tile.glyph} "
-    return str(tile)
-
-
-def tiles_line(tiles: Iterable[Tile], style: str) -> str:
-    """Tiles in the given order, one space apart (no space needed after glyphs: they carry one)."""
-    sep = "" if style == "glyph" else " "
-    return sep.join(tile_text(t, style) for t in tiles)
 
 
 def suit_name(suit: int, lang: str) -> str:
@@ -236,114 +223,29 @@ _REASONS_EN: Final = {
 }
 
 
-def payment_reason(reason: str, lang: str) -> str:
-    """A payment's reason as written by the engine (``R6.1 exposed kong 直杠``), shortened to one language.
+@dataclass(frozen=True, slots=True)
+class TableNames:
+    """Seats named from the player's chair (:func:`seat_name`); the player is spoken to (``You discard``)."""
 
-    The engine's text names the rule ID, then English words, then the Chinese term; Chinese keeps the ID and
-    the Chinese term, English keeps the ID and the English words.
-    """
-    parts = reason.split()
-    if not parts:
-        return reason
-    rule, rest = parts[0], parts[1:]
-    cjk = [w for w in rest if any("\u3400" <= ch <= "\u9fff" for ch in w)]
-    latin = [w for w in rest if w not in cjk]
-    if lang == "zh" and cjk:
-        return f"{rule} {' '.join(cjk)}"
-    if lang == "en" and latin:
-        return f"{rule} {' '.join(latin)}"
-    return reason
+    lang: str
+    human: int = 0
+
+    def subject(self, seat: int) -> str:
+        return seat_name(seat, self.lang, self.human)
+
+    def object(self, seat: int) -> str:
+        return seat_object(seat, self.lang, self.human)
+
+    def addressed(self, seat: int) -> bool:
+        return seat == self.human
 
 
 def describe_event(event: Event, lang: str, style: str, human: int = 0, *, draws: bool = False) -> str | None:
     """One line for the table's log, or None for events the log leaves out (the deal, answers).
 
-    ``draws`` adds a line for each draw whose tile the event shows (the replay screen; the table's own log
-    leaves draws out: the drawn tile stands apart in the hand). A payment is an indented line under the move
-    that caused it, so a score that changes on a kong (下雨) says why.
+    ``draws`` adds a line for each draw (the replay screen; the table's own log leaves draws out: the drawn tile
+    stands apart in the hand). A payment is an indented line under the move that caused it, so a score that
+    changes on a kong (下雨) says why. The words are :func:`sichuan_mahjong.describe.describe_event`'s.
     """
-    kind = event.type
-    data = event.data
-    who = seat_name(event.seat, lang, human) if event.seat >= 0 else ""
-    zh = lang == "zh"
-    you = event.seat == human
-
-    def v(third: str, second: str) -> str:
-        """The English verb for a seat (``discards``) or for the player (``discard``)."""
-        return second if you else third
-
-    def t(name: str = "tile") -> str:
-        raw = data.get(name)
-        return tile_text(Tile.from_str(str(raw)), style).strip() if raw else "?"
-
-    def src() -> str:
-        frm = data.get("from_seat")
-        if frm is None:
-            return ""
-        name = seat_object(int(frm), lang, human)
-        return f"{name}的 " if zh else f" from {name}"
-
-    if kind == "discard":
-        return f"{who} 打出 {t()}" if zh else f"{who} {v('discards', 'discard')} {t()}"
-    if kind == "draw":
-        if not draws or not data.get("tile"):
-            return None
-        if data.get("replacement"):
-            return f"{who} 杠后补牌 {t()}" if zh else f"{who} {v('draws', 'draw')} {t()} (kong replacement)"
-        return f"{who} 摸 {t()}" if zh else f"{who} {v('draws', 'draw')} {t()}"
-    if kind == "pung":
-        return f"{who} 碰 {src()}{t()}" if zh else f"{who} {v('pungs', 'pung')} {t()}{src()}"
-    if kind == "kong":
-        return f"{who} 杠 {src()}{t()}" if zh else f"{who} {v('kongs', 'kong')} {t()}{src()}"
-    if kind == "added_kong":
-        return f"{who} 补杠 {t()}" if zh else f"{who} {v('adds', 'add')} a kong of {t()}"
-    if kind == "concealed_kong":
-        shown = t() if data.get("tile") else ("一副" if zh else "a tile")
-        return f"{who} 暗杠 {shown}" if zh else f"{who} {v('declares', 'declare')} a concealed kong of {shown}"
-    if kind == "robbed":
-        owner = "Your" if you else f"{who}'s"
-        return f"{who} 的补杠 {t()} 被抢" if zh else f"{owner} kong of {t()} is robbed"
-    if kind == "ready":
-        return f"{who} 报叫" if zh else f"{who} {v('declares', 'declare')} ready"
-    if kind == "win":
-        src_seat = data.get("from_seat")
-        fan = int(data.get("fan", 0))
-        if src_seat is None:
-            return f"{who} 自摸 {t()}，{fan}番" if zh else f"{who} {v('wins', 'win')} by self-draw on {t()}, {fan} fan"
-        frm = seat_object(int(src_seat), lang, human)
-        return (
-            f"{who} 胡 {t()}（{frm}点炮），{fan}番"
-            if zh
-            else f"{who} {v('wins', 'win')} on {t()} from {frm}, {fan} fan"
-        )
-    if kind == "payment":
-        payer = seat_name(int(data.get("payer", 0)), lang, human)
-        payee = seat_object(int(data.get("payee", 0)), lang, human)
-        why = payment_reason(str(data.get("reason", "")), lang)
-        amount = data.get("amount", 0)
-        if zh:
-            return f"    {payer} 付给 {payee} {amount}（{why}）"
-        return f"    {payer} {'pay' if int(data.get('payer', 0)) == human else 'pays'} {payee} {amount} ({why})"
-    if kind == "voids":
-        names = [suit_name("mps".index(str(v)), lang) for v in data.get("voids", [])]
-        shown = "  ".join(f"{seat_name(s, lang, human)}:{n}" for s, n in enumerate(names))
-        return f"定缺 {shown}" if zh else f"Voids {shown}"
-    if kind == "exchange":
-        given = data.get("given") or ""
-        received = data.get("received") or ""
-        if isinstance(given, list) and isinstance(received, list):  # a full record: every seat's tiles
-            parts = [
-                f"{seat_name(s, lang, human)} {tiles_line(_tiles(str(g)), style)} → {tiles_line(_tiles(str(r)), style)}"
-                for s, (g, r) in enumerate(zip(given, received, strict=True))
-            ]
-            return "换三张：" + "；".join(parts) if zh else "Exchange: " + "; ".join(parts)
-        g = tiles_line(_tiles(str(given)), style)
-        r = tiles_line(_tiles(str(received)), style)
-        return f"换三张：给出 {g}，换来 {r}" if zh else f"Exchange: gave {g}, received {r}"
-    if kind == "end":
-        return tr(f"reason_{data.get('reason', 'win')}", lang)
-    return None
-
-
-def _tiles(text: str) -> list[Tile]:
-    return [Tile.from_str(text[i : i + 2]) for i in range(0, len(text) - 1, 2)]
+    line = describe.describe_event(event, lang, TableNames(lang, human), style=style, draws=draws)
+    return f"    {line}" if line is not None and event.type == "payment" else line
