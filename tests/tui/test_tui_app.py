@@ -360,6 +360,23 @@ def test_mouse_chooses_and_discards(tmp_path: Path) -> None:
     run(go())
 
 
+def test_action_chip_click_is_its_key(tmp_path: Path) -> None:
+    async def go() -> None:
+        app = MahjongApp(settings(tmp_path))
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            table = app.table_screen
+            tile = table.table.view().tiles[0]
+            await pilot.click("#tile-0")
+            await pilot.click("#chip-discard")  # the same as Enter
+            await pilot.pause()
+            mine = [e.data["tile"] for e in table.table.game.events if e.type == "discard" and e.seat == 0]
+            assert mine[:1] == [str(tile)]
+            await pilot.press("q")
+
+    run(go())
+
+
 def test_settings_screen_starts_a_new_match(tmp_path: Path) -> None:
     async def go() -> None:
         app = MahjongApp(settings(tmp_path))

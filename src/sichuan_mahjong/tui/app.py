@@ -61,6 +61,7 @@ from sichuan_mahjong.tui.text import (
     tiles_line,
     tr,
 )
+from sichuan_mahjong.tui.widgets import KeyChip
 
 __all__ = ["HandOverScreen", "MahjongApp", "TableScreen", "replays_of_summary"]
 
@@ -106,23 +107,13 @@ class TileView(Static):
             screen.click_tile(self.position)
 
 
-class Chip(Static):
+class Chip(KeyChip):
     """A clickable action label (``h 胡``); a click is the same as its key."""
 
     DEFAULT_CSS = """
     Chip { width: auto; height: 1; padding: 0 1; margin: 0 1 0 0; background: $boost; color: $text-muted; }
     Chip.-legal { background: $success 60%; color: $text; text-style: bold; }
     """
-
-    def __init__(self, key: str, chip_id: str) -> None:
-        super().__init__("", id=chip_id, markup=False)
-        self.key = key
-
-    def on_click(self, event: events.Click) -> None:
-        event.stop()
-        screen = self.screen
-        if isinstance(screen, TableScreen):
-            screen.press_key(self.key, self.key)
 
 
 _CHIPS: tuple[tuple[str, str, str], ...] = (
@@ -465,7 +456,7 @@ class TableScreen(Screen[None]):
         event.prevent_default()
         self.press_key(event.key, event.character)
 
-    def press_key(self, key: str, character: str | None) -> None:
+    def press_key(self, key: str, character: str | None = None) -> None:
         """Every key of the table comes here (mouse chips too); unknown keys get a message, never an error."""
         self.message = ""
         handler = self._handlers().get(key)

@@ -39,6 +39,7 @@ from sichuan_mahjong.tui.text import (
     tiles_line,
     tr,
 )
+from sichuan_mahjong.tui.widgets import KeyChip
 
 __all__ = ["ReplayScreen"]
 
@@ -78,22 +79,12 @@ def _w(key: str, lang: str, *args: object) -> str:
     return (zh if lang == "zh" else en).format(*args)
 
 
-class StepChip(Static):
+class StepChip(KeyChip):
     """A clickable label on the replay screen; a click is the same as its key."""
 
     DEFAULT_CSS = """
     StepChip { width: auto; height: 1; padding: 0 1; margin: 0 1 0 0; background: $success 40%; text-style: bold; }
     """
-
-    def __init__(self, key: str, chip_id: str) -> None:
-        super().__init__("", id=chip_id, markup=False)
-        self.key = key
-
-    def on_click(self, event: events.Click) -> None:
-        event.stop()
-        screen = self.screen
-        if isinstance(screen, ReplayScreen):
-            screen.press_key(self.key)
 
 
 class ReplayScreen(Screen[None]):
