@@ -6,7 +6,7 @@ Tests are plain functions running the app with ``asyncio.run`` (no pytest plugin
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -20,8 +20,9 @@ from textual.screen import Screen
 from textual.widgets import Input, Static
 
 from sichuan_mahjong.agents import make_agent
-from sichuan_mahjong.game import Action, ActionKind, Observation
+from sichuan_mahjong.game import Action, ActionKind, Game, Observation
 from sichuan_mahjong.record import load_hand
+from sichuan_mahjong.rules import Rules
 from sichuan_mahjong.tui.app import HandOverScreen, MahjongApp, SettingsScreen, TableScreen
 from sichuan_mahjong.tui.replay import replays_of_file
 from sichuan_mahjong.tui.replay_screen import ReplayScreen
@@ -558,6 +559,55 @@ def test_refusals_in_chinese_on_screen(tmp_path: Path) -> None:
             assert widget_text(app, "#message").startswith("报叫只在开局")
             table.play(Action.parse("void m"))  # no words of the table's own: the engine's reason after a prefix
             assert table.message.startswith("不能定缺 萬：") and "legal: discard" in table.message
+            await pilot.press("q")
+
+    run(go())
+
+
+class Passer:
+    """A bot that passes every claim (and discards its first legal tile on a turn)."""
+
+    name = "passer"
+
+    def act(self, view: Observation, legal: Sequence[Action]) -> Action:
+        return Action.parse("pass") if Action.parse("pass") in legal else legal[0]
+
+
+def test_a_passed_win_shows_its_badge_and_explains_a_refused_hu(tmp_path: Path) -> None:
+    # a scripted hand at the table: seat 1 deals and discards 9p; you (seat 0, waiting on 6p 9p) pass the win
+    # with x; seat 2 then discards 9p too: h is refused under 过水不胡 by the view's lock, and the badge shows
+    hands = [
+        "1m1m2m3m4m5m6m7m2p3p4p7p8p",
+        "9p5m8m5p1s4s7s9s1p3p6m2s2m1s",
+        "2p3p4p6p7p8p3s3s8s8s7s5s6s",
+        "1m2m3m4m5m6m7m8m9m9p9p4p1s",
+    ]
+
+    async def go() -> None:
+        app = MahjongApp(settings(tmp_path, records=None, delay=60))  # the bots wait: the test moves them
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            table = app.table_screen
+            game = Game.setup(Rules(declare_ready=False), hands, wall="9p", dealer=1, seed=1)
+            game.step({1: Action.parse("discard 9p")})
+            if table._bot_timer is not None:  # a move of the seeded hand's bots, scheduled on mounting
+                table._bot_timer.stop()
+                table._bot_timer = None
+            table.table.game = game
+            table.table.bots[3] = Passer()  # seat 3 could pung the 9p: it passes, so seat 2 draws next
+            table.pump()
+            await pilot.pause()
+            assert Action.parse("hu") in table.table.legal
+            assert "passed a win" not in widget_text(app, "#seat-0")
+            await pilot.press("x")
+            await pilot.pause()
+            assert game.view(0).pass_lock == 0
+            assert "passed a win (needs >0 fan)" in widget_text(app, "#seat-0")
+            assert all("passed a win" not in widget_text(app, f"#seat-{s}") for s in (1, 2, 3))
+            game.step({2: Action.parse("discard 9p")})
+            table.refresh_table()
+            await pilot.press("h")
+            assert widget_text(app, "#message").startswith("过水不胡 (R9.1): you passed a 0-fan win")
             await pilot.press("q")
 
     run(go())

@@ -161,26 +161,51 @@ def test_declared_ready_discards_the_drawn_tile_and_claims_nothing() -> None:
     assert both(A("declare_ready"), view) == ("你已经报叫了", "You have already declared ready")
 
 
-def test_a_passed_win_locks_discards_until_the_next_draw() -> None:
-    # seat 1 deals and discards 9p, which seat 0 (waiting on 6p 9p) passes; seat 2 draws and discards 9p
-    # too, which seat 3 could pung: seat 0 may not win on it (过水不胡)
-    hands = [
-        "1m1m2m3m4m5m6m7m2p3p4p7p8p",
-        "9p5m8m5p1s4s7s9s1p3p6m2s2m1s",
-        "2p3p4p6p7p8p3s3s8s8s7s5s6s",
-        "1m2m3m4m5m6m7m8m9m9p9p4p1s",
-    ]
-    game = Game.setup(NO_READY, hands, wall="9p", dealer=1, seed=1)
+#: Seat 1 deals and discards 9p, which seat 0 (waiting on 6p 9p) may win on; seat 2 draws 9p next.
+PASS_HANDS = [
+    "1m1m2m3m4m5m6m7m2p3p4p7p8p",
+    "9p5m8m5p1s4s7s9s1p3p6m2s2m1s",
+    "2p3p4p6p7p8p3s3s8s8s7s5s6s",
+    "1m2m3m4m5m6m7m8m9m9p9p4p1s",
+]
+
+
+def passed_win_game() -> Game:
+    """Seat 0 passed a win on seat 1's 9p; seat 2 discards 9p too, which seat 3 could pung: seat 0 is locked."""
+    game = Game.setup(NO_READY, PASS_HANDS, wall="9p", dealer=1, seed=1)
     game.step({1: A("discard 9p")})
     assert A("hu") in game.to_act()[0]
     game.step({s: A("pass") for s in game.to_act()})
     game.step({2: A("discard 9p")})
+    return game
+
+
+def test_a_passed_win_locks_discards_until_the_next_draw() -> None:
+    game = passed_win_game()
     view = game.view(0)
     assert view.phase == "claim" and A("hu") not in view.legal
+    assert view.pass_lock == 0  # the engine's lock, in seat 0's own view: a 0-fan (平胡) win was passed
     zh, en = both(A("hu"), view)
-    assert zh is not None and zh.startswith("过水不胡：你放过了一次胡")
-    assert en is not None and en.startswith("过水不胡 (R9.1): you passed a win")
+    assert zh == "过水不胡：你放过了一次 0 番的胡，自己再摸牌之前，胡别人打的牌要超过 0 番"
+    assert en == "过水不胡 (R9.1): you passed a 0-fan win; until your next draw a win on a discard must beat 0 fan"
     engine_refuses(game, 0, A("hu"))
+    # the words name the lock the view carries, whatever its fan
+    assert both(A("hu"), view._replace(pass_lock=2))[1] == (
+        "过水不胡 (R9.1): you passed a 2-fan win; until your next draw a win on a discard must beat 2 fan"
+    )
+
+
+def test_a_refused_win_is_not_blamed_on_a_pass_without_the_lock() -> None:
+    # the same moment with the lock taken out of the view: the tiles would win, but the table does not guess
+    # 过水不胡 from them any more; with no words of its own it leaves the engine's reason
+    game = passed_win_game()
+    view = game.view(0)._replace(pass_lock=None)
+    assert both(A("hu"), view) == (None, None)
+    # and a tile that does not win is still "does not complete", lock or not
+    locked = game.view(0)
+    assert locked.pending_tile is not None
+    other = locked._replace(pending_tile=sm.Tile.from_str("5m"))
+    assert both(A("hu"), other)[1] == "5m does not complete your hand"
 
 
 def test_must_win_with_four_tiles_left() -> None:

@@ -987,6 +987,7 @@ class Game:
         hidden = list(self._hidden_kongs)
         hidden[seat] = 0
         pending_tile = self._pending_tile
+        lock = self._lock[seat]
         return Observation(
             seat=seat,
             dealer=self.dealer,
@@ -1010,6 +1011,7 @@ class Game:
             legal=tuple(self._pending.get(seat, ())),
             exchanged=self._exchanged[seat] if self._exchanged is not None else None,
             is_over=self._phase == "over",
+            pass_lock=lock if lock >= 0 else None,  # this seat's own 过水不胡 only (R12)
         )
 
     def events_for(self, seat: int) -> list[Event]:

@@ -1,4 +1,5 @@
-"""The public facts shown after a seat's name, alike on the live table and in the replay: void, 报叫, wins."""
+"""The facts shown after a seat's name, alike on the live table and in the replay: void, 报叫, wins, and the
+seat's own 过水不胡 lock when the view is that seat's (the table's human; in the replay, each seat's own view)."""
 
 from __future__ import annotations
 
@@ -9,8 +10,17 @@ from sichuan_mahjong.tui.session import HUMAN
 from sichuan_mahjong.tui.text import seat_name, suit_name, tile_text, tr
 
 
+def pass_lock_badge(view: Observation, lang: str) -> str | None:
+    """The view's own seat's 过水不胡 badge (R9.1), naming the fan a win on a discard must beat; None unlocked."""
+    lock = view.pass_lock
+    if lock is None or view.is_over or not view.active[view.seat]:
+        return None
+    return f"过水（胡要>{lock}番）" if lang == "zh" else f"passed a win (needs >{lock} fan)"
+
+
 def append_seat_badges(head: Text, view: Observation, seat: int, lang: str, style: str) -> None:
-    """Append seat ``seat``'s revealed void, its 报叫 and each of its wins (tile, from whom, fan) to ``head``."""
+    """Append seat ``seat``'s revealed void, its 报叫, each of its wins (tile, from whom, fan) and, when ``view``
+    is its own, its 过水不胡 lock to ``head``."""
     void = view.voids[seat]
     if void is not None:
         head.append(f"  {tr('void', lang, suit_name(void, lang))}", style="magenta")
@@ -24,3 +34,7 @@ def append_seat_badges(head: Text, view: Observation, seat: int, lang: str, styl
             else:
                 text = tr("won_from", lang, t, seat_name(win.from_seat, lang, HUMAN))
             head.append(f"  {text} {win.fan}{'番' if lang == 'zh' else ' fan'}", style="bold green")
+    if seat == view.seat:
+        badge = pass_lock_badge(view, lang)
+        if badge is not None:
+            head.append(f"  {badge}", style="bold red")

@@ -66,8 +66,8 @@ _WHY: dict[str, tuple[str, str]] = {
     "wall_empty": ("牌墙已经摸完，不能{}", "The wall is empty: no {} now"),
     "too_few": ("你只有 {} 张 {}，{}要 {} 张", "You hold {} × {}: a {} needs {}"),
     "passed_win": (
-        "过水不胡：你放过了一次胡，自己再摸牌之前不能胡别人打的牌（番更大除外）",
-        "过水不胡 (R9.1): you passed a win, so until your next draw you cannot win on a discard (unless worth more)",
+        "过水不胡：你放过了一次 {} 番的胡，自己再摸牌之前，胡别人打的牌要超过 {} 番",
+        "过水不胡 (R9.1): you passed a {}-fan win; until your next draw a win on a discard must beat {} fan",
     ),
     "not_winning_tile": ("{} 胡不了你的牌", "{} does not complete your hand"),
     "three_suits": ("三门都有，不能胡：要缺一门", "You hold all three suits: a winning hand has at most two"),
@@ -222,9 +222,11 @@ def _hu(view: Observation, lang: str, tile: _TileText) -> str | None:
         tiles = [*view.tiles, view.pending_tile]
         if len({t.suit for t in tiles} | {m.tile.suit for m in melds}) == 3:
             return _say("three_suits", lang)
-        if is_winning(tiles, melds, void=void):
-            return _say("passed_win", lang)
-        return _say("not_winning_tile", lang, tile(view.pending_tile))
+        if not is_winning(tiles, melds, void=void):
+            return _say("not_winning_tile", lang, tile(view.pending_tile))
+        if view.pass_lock is not None:  # the engine's own 过水不胡 (R9.1), not a guess from the tiles
+            return _say("passed_win", lang, view.pass_lock, view.pass_lock)
+        return None
     if view.phase == "play" and view.turn == me:
         if view.drawn is None and len(view.tiles) % 3 == 2:  # 14 - 3k tiles without a draw: just punged
             return _say("after_pung", lang)
