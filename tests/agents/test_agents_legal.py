@@ -13,6 +13,7 @@ import sichuan_mahjong as sm
 from sichuan_mahjong.agents import AGENTS, Agent, UnknownAgentError, agent_names, make_agent
 from sichuan_mahjong.agents.expert import p_win, plan_value
 from sichuan_mahjong.agents.hand import HandState, read_view
+from sichuan_mahjong.agents.win_model import p_win_fitted
 from sichuan_mahjong.game.state import Game
 from sichuan_mahjong.tiles import POW5
 
@@ -127,3 +128,16 @@ def test_plan_value_sees_a_near_flush_only() -> None:
     assert plan_value(near, 12.0, 80, near.shanten(), 0, std=False) > 0.0
     spread = _state("123m456p789s125m3p")
     assert plan_value(spread, 12.0, 80, spread.shanten(), 0, std=False) == 0.0
+
+
+def test_fitted_p_win_is_a_probability_that_rises_with_useful_tiles_and_draws() -> None:
+    for void_rules in (False, True):
+        for s in range(6):
+            by_useful = [p_win_fitted(s, uk, 10, void_rules) for uk in (0, 4, 8, 16, 32)]
+            assert all(0.0 < p < 1.0 for p in by_useful)
+            assert by_useful == sorted(by_useful)
+            by_draws = [p_win_fitted(s, 8, d, void_rules) for d in (1, 4, 8, 13)]
+            assert by_draws == sorted(by_draws)
+    assert p_win_fitted(-1, 0, 0) == 1.0
+    assert p_win_fitted(2, 8, 0) == 0.0
+    assert p_win_fitted(0, 8, 10) > p_win_fitted(2, 8, 10)
