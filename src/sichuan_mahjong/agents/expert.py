@@ -24,10 +24,18 @@ declared even at one step of shanten cost while not ready: in the kong modes the
 报叫 is declared when the waits are live enough.
 
 Strength (``benchmarks/strength.py --jobs 2``, 4,000 duplicate hands, seed 0), points per hand, 95% CI:
-seed rules: vs 3x efficient +0.236 [+0.135, +0.337] (was +0.163 [+0.072, +0.254]), vs 3x random +3.026
-[+2.871, +3.181]; ``--rules app``: vs 3x efficient +0.483 [+0.349, +0.617] (was +0.343), vs 3x random +5.349
-[+5.097, +5.601] (was +4.579). Tried and measured no better: a stronger danger weight, passing discard wins for
-a self-draw, plans for 对子胡 / 七对, a bolder 清一色 chase (worse). Mean decision 0.17 ms (``benchmarks/bots.py``).
+seed rules: vs 3x efficient +0.243 [+0.145, +0.341] (was +0.236 [+0.135, +0.337] with DANGER_SCALE 0.2), vs 3x
+random +3.064 [+2.909, +3.220]; ``--rules app``: vs 3x efficient +0.491 [+0.357, +0.625] (was +0.483), vs 3x
+random +5.306 [+5.052, +5.559] (was +5.349; paired, -0.043 [-0.123, +0.036], not a change). Mean decision 0.17 ms
+(``benchmarks/bots.py``).
+
+Tried and measured no better, paired against the version before (``strength.py --baseline-agent``, 4,000 hands,
+vs 3x efficient): the fitted P(win) of :mod:`~sichuan_mahjong.agents.win_model` in place of :func:`p_win`,
+-0.080 [-0.197, +0.037] (seed rules) and +0.018 [-0.115, +0.152] (app), or for shanten >= 1 only, -0.098
+[-0.215, +0.019] and -0.027 [-0.165, +0.111]; 定缺 by the fitted plan value, -0.145 [-0.267, -0.024] (app, worse),
+or as a tie-break after the least shanten, +0.005 [-0.031, +0.040]; 定缺 tie-break by ukeire, +0.009 [-0.036,
++0.053]; no kong slack (app -0.057 [-0.109, -0.006], worse); PUNG_MARGIN 1.0 or 1.3. Earlier: a stronger danger
+weight, passing discard wins for a self-draw, plans for 对子胡 / 七对, a bolder 清一色 chase (worse).
 """
 
 from __future__ import annotations
@@ -49,7 +57,9 @@ __all__ = ["ExpertAgent", "TableRead", "p_win", "plan_value"]
 
 #: How much a feared deal-in counts against a discard's gain. Tuned on duplicate deals against ``efficient``:
 #: in 血战 a deal-in costs one payment while staying in the race for wins and 查叫 pays more, so caution is cheap.
-DANGER_SCALE = 0.2
+#: 0.05 beat 0.2 in paired runs (``strength.py --baseline-agent``) by +0.015 [+0.003, +0.027] per hand over ten
+#: held-out runs of 4,000 hands (seeds 0, 2-5, seed and app rules); 0.0 was no better than 0.05.
+DANGER_SCALE = 0.05
 #: 清一色 is followed as a plan while at most this many tiles (concealed) are of other suits ...
 FLUSH_OFF = 4
 #: ... and while it is at most this many steps (shanten) slower than the fastest two-suit hand.
