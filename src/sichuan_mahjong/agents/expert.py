@@ -34,8 +34,10 @@ vs 3x efficient): the fitted P(win) of :mod:`~sichuan_mahjong.agents.win_model` 
 -0.080 [-0.197, +0.037] (seed rules) and +0.018 [-0.115, +0.152] (app), or for shanten >= 1 only, -0.098
 [-0.215, +0.019] and -0.027 [-0.165, +0.111]; 定缺 by the fitted plan value, -0.145 [-0.267, -0.024] (app, worse),
 or as a tie-break after the least shanten, +0.005 [-0.031, +0.040]; 定缺 tie-break by ukeire, +0.009 [-0.036,
-+0.053]; no kong slack (app -0.057 [-0.109, -0.006], worse); PUNG_MARGIN 1.0 or 1.3. Earlier: a stronger danger
-weight, passing discard wins for a self-draw, plans for 对子胡 / 七对, a bolder 清一色 chase (worse).
++0.053]; 换三张 of any suit by the least shanten left under the best void, -0.028 [-0.095, +0.039] and -0.032
+[-0.104, +0.040] (app, seeds 1 and 2); no kong slack (app -0.057 [-0.109, -0.006], worse); PUNG_MARGIN 1.0 or
+1.3. Earlier: a stronger danger weight, passing discard wins for a self-draw, plans for 对子胡 / 七对, a bolder
+清一色 chase (worse).
 """
 
 from __future__ import annotations
