@@ -42,7 +42,7 @@ from sichuan_mahjong.game import Action, ActionKind, Event, IllegalActionError, 
 from sichuan_mahjong.record import RecordError
 from sichuan_mahjong.rules import PRESETS
 from sichuan_mahjong.tiles import Tile
-from sichuan_mahjong.tui.badges import append_seat_badges
+from sichuan_mahjong.tui.badges import append_seat_badges, river_line
 from sichuan_mahjong.tui.refusals import refusal
 from sichuan_mahjong.tui.replay import HandReplay, replays_of_file, replays_of_text
 from sichuan_mahjong.tui.replay_screen import ReplayScreen
@@ -372,14 +372,7 @@ class TableScreen(Screen[None]):
         body.append("  ".join(melds) or "-")
         if seat != HUMAN:
             body.append(f"   ({view.concealed_counts[seat]})", style="dim")
-        river = Text()
-        river.append(f"{tr('river', lang)}: ", style="dim")
-        tiles = view.discards[seat]
-        for i, tile in enumerate(tiles):
-            last = i == len(tiles) - 1 and view.pending_tile is not None and view.turn == seat
-            river.append(tile_text(tile, style), style="reverse bold" if last else "")
-            if style != "glyph" and i < len(tiles) - 1:
-                river.append(" ")
+        river = river_line(view, seat, lang, style)
         widget = self.query_one(f"#seat-{seat}", Static)
         widget.update(Text("\n").join([head, body, river]))
         widget.set_class(on_turn, "-turn")

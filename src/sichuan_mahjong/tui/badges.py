@@ -1,5 +1,6 @@
-"""The facts shown after a seat's name, alike on the live table and in the replay: void, 报叫, wins, and the
-seat's own 过水不胡 lock when the view is that seat's (the table's human; in the replay, each seat's own view)."""
+"""A seat's public lines, drawn alike on the live table and in the replay: after its name the void, 报叫, wins and
+the seat's own 过水不胡 lock when the view is that seat's (the table's human; in the replay, each seat's own
+view); and its river."""
 
 from __future__ import annotations
 
@@ -38,3 +39,16 @@ def append_seat_badges(head: Text, view: Observation, seat: int, lang: str, styl
         badge = pass_lock_badge(view, lang)
         if badge is not None:
             head.append(f"  {badge}", style="bold red")
+
+
+def river_line(view: Observation, seat: int, lang: str, style: str) -> Text:
+    """Seat ``seat``'s discards in order, the one now waiting for claims highlighted."""
+    river = Text()
+    river.append(f"{tr('river', lang)}: ", style="dim")
+    tiles = view.discards[seat]
+    for i, tile in enumerate(tiles):
+        pending = i == len(tiles) - 1 and view.pending_tile is not None and view.turn == seat
+        river.append(tile_text(tile, style), style="reverse bold" if pending else "")
+        if style != "glyph" and i < len(tiles) - 1:
+            river.append(" ")
+    return river

@@ -26,7 +26,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from sichuan_mahjong.game import Observation
-from sichuan_mahjong.tui.badges import append_seat_badges
+from sichuan_mahjong.tui.badges import append_seat_badges, river_line
 from sichuan_mahjong.tui.replay import HandReplay, ReplayFrame, frame_lines
 from sichuan_mahjong.tui.text import (
     LANGS,
@@ -265,12 +265,5 @@ class ReplayScreen(Screen[None]):
         if melds:
             hand.append(f"   {tr('melds', lang)}: ", style="dim")
             hand.append("  ".join(melds))
-        river = Text()
-        river.append(f"{tr('river', lang)}: ", style="dim")
-        tiles = own.discards[seat]
-        for i, tile in enumerate(tiles):
-            pending = i == len(tiles) - 1 and own.pending_tile is not None and own.turn == seat
-            river.append(tile_text(tile, style), style="reverse bold" if pending else "")
-            if style != "glyph" and i < len(tiles) - 1:
-                river.append(" ")
+        river = river_line(own, seat, lang, style)
         return Text("\n").join([head, hand, river])
