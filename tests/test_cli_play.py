@@ -76,7 +76,7 @@ def test_the_package_and_help_do_not_import_textual() -> None:
     code = (
         "import sys, contextlib, io\n"
         "import sichuan_mahjong, sichuan_mahjong.tui.session\n"
-        "import sichuan_mahjong.tui.refusals, sichuan_mahjong.tui.replay\n"
+        "import sichuan_mahjong.refusals, sichuan_mahjong.tui.replay\n"
         "from sichuan_mahjong.cli import main\n"
         "with contextlib.suppress(SystemExit), contextlib.redirect_stdout(io.StringIO()) as out:\n"
         "    main(['play', '--help'])\n"

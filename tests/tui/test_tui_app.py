@@ -23,12 +23,12 @@ from sichuan_mahjong.agents import make_agent
 from sichuan_mahjong.game import Action, ActionKind, Game, Observation
 from sichuan_mahjong.record import load_hand
 from sichuan_mahjong.rules import Rules
+from sichuan_mahjong.text import payment_reason, tiles_line
 from sichuan_mahjong.tui.app import HandOverScreen, MahjongApp, SettingsScreen, TableScreen
 from sichuan_mahjong.tui.replay import replays_of_file
 from sichuan_mahjong.tui.replay_screen import ReplayScreen
 from sichuan_mahjong.tui.session import Table
 from sichuan_mahjong.tui.settings import PlaySettings
-from sichuan_mahjong.tui.text import payment_reason, tiles_line
 
 
 def screen_text(app: MahjongApp) -> str:

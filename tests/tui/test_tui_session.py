@@ -8,10 +8,10 @@ import pytest
 
 from sichuan_mahjong.game import Action, ActionKind, IllegalActionError
 from sichuan_mahjong.record import load_hand
+from sichuan_mahjong.text import describe_event, payment_reason, seat_name, tile_text, tiles_line, tr
 from sichuan_mahjong.tiles import Tile
 from sichuan_mahjong.tui.session import HUMAN, NotAskedError, Table
 from sichuan_mahjong.tui.settings import PlaySettings, SettingsError, default_records_dir
-from sichuan_mahjong.tui.text import describe_event, payment_reason, seat_name, tile_text, tiles_line, tr
 
 
 def simple_answer(table: Table) -> Action:

@@ -12,8 +12,8 @@ import random
 from pathlib import Path
 
 from sichuan_mahjong.cli.options import add_rules_arguments
+from sichuan_mahjong.text import LANGS, TILE_STYLES
 from sichuan_mahjong.tui.settings import DEFAULT_BOTS, PlaySettings, SettingsError, default_records_dir, parse_options
-from sichuan_mahjong.tui.text import LANGS, TILE_STYLES
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

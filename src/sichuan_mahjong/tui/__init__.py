@@ -2,6 +2,6 @@
 
 Only this package imports Textual (the optional extra ``tui``), and only in :mod:`sichuan_mahjong.tui.app` and
 :mod:`sichuan_mahjong.tui.replay_screen`; :mod:`~sichuan_mahjong.tui.session`, :mod:`~sichuan_mahjong.tui.settings`,
-:mod:`~sichuan_mahjong.tui.text`, :mod:`~sichuan_mahjong.tui.refusals` and :mod:`~sichuan_mahjong.tui.replay` are
+:mod:`~sichuan_mahjong.text`, :mod:`~sichuan_mahjong.refusals` and :mod:`~sichuan_mahjong.tui.replay` are
 plain Python, so ``scmj play --help`` and the table's logic work without it.
 """

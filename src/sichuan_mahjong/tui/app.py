@@ -40,15 +40,9 @@ from sichuan_mahjong.advisor import advise
 from sichuan_mahjong.agents import agent_names
 from sichuan_mahjong.game import Action, ActionKind, Event, IllegalActionError, Observation
 from sichuan_mahjong.record import RecordError
+from sichuan_mahjong.refusals import refusal
 from sichuan_mahjong.rules import PRESETS
-from sichuan_mahjong.tiles import Tile
-from sichuan_mahjong.tui.badges import append_seat_badges, river_line
-from sichuan_mahjong.tui.refusals import refusal
-from sichuan_mahjong.tui.replay import HandReplay, replays_of_file, replays_of_text
-from sichuan_mahjong.tui.replay_screen import ReplayScreen
-from sichuan_mahjong.tui.session import HUMAN, HandSummary, NotAskedError, Table
-from sichuan_mahjong.tui.settings import PlaySettings, SettingsError, parse_options
-from sichuan_mahjong.tui.text import (
+from sichuan_mahjong.text import (
     LANGS,
     TILE_STYLES,
     action_text,
@@ -61,6 +55,12 @@ from sichuan_mahjong.tui.text import (
     tiles_line,
     tr,
 )
+from sichuan_mahjong.tiles import Tile
+from sichuan_mahjong.tui.badges import append_seat_badges, river_line
+from sichuan_mahjong.tui.replay import HandReplay, replays_of_file, replays_of_text
+from sichuan_mahjong.tui.replay_screen import ReplayScreen
+from sichuan_mahjong.tui.session import HUMAN, HandSummary, NotAskedError, Table
+from sichuan_mahjong.tui.settings import PlaySettings, SettingsError, parse_options
 from sichuan_mahjong.tui.widgets import KeyChip
 
 __all__ = ["HandOverScreen", "MahjongApp", "TableScreen", "replays_of_summary"]
@@ -606,7 +606,7 @@ class TableScreen(Screen[None]):
     def play(self, action: Action) -> None:
         """Send the player's answer; a refusal by the rules becomes a message and nothing changes.
 
-        The table checks the legal answers itself and words a refusal for a player (tui/refusals.py), in the
+        The table checks the legal answers itself and words a refusal for a player (refusals.py), in the
         table's language; only a refusal it has no words for shows the engine's (English) reason.
         """
         why = refusal(action, self.table.view(), self.lang, self.style)

@@ -7,8 +7,8 @@ from __future__ import annotations
 from rich.text import Text
 
 from sichuan_mahjong.game import Observation
+from sichuan_mahjong.text import seat_name, suit_name, tile_text, tr
 from sichuan_mahjong.tui.session import HUMAN
-from sichuan_mahjong.tui.text import seat_name, suit_name, tile_text, tr
 
 
 def pass_lock_badge(view: Observation, lang: str) -> str | None:

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from sichuan_mahjong.game import Action, ActionKind, Event, Game, Observation
 from sichuan_mahjong.record import Record, RecordError, parse_record, read_record, replay_steps
 from sichuan_mahjong.rules import Rules
-from sichuan_mahjong.tui.text import action_text, describe_event, seat_name
+from sichuan_mahjong.text import action_text, describe_event, seat_name
 
 __all__ = ["HandReplay", "ReplayFrame", "frame_lines", "replays_of_file", "replays_of_record", "replays_of_text"]
 

@@ -26,9 +26,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from sichuan_mahjong.game import Observation
-from sichuan_mahjong.tui.badges import append_seat_badges, river_line
-from sichuan_mahjong.tui.replay import HandReplay, ReplayFrame, frame_lines
-from sichuan_mahjong.tui.text import (
+from sichuan_mahjong.text import (
     LANGS,
     TILE_STYLES,
     action_text,
@@ -39,6 +37,8 @@ from sichuan_mahjong.tui.text import (
     tiles_line,
     tr,
 )
+from sichuan_mahjong.tui.badges import append_seat_badges, river_line
+from sichuan_mahjong.tui.replay import HandReplay, ReplayFrame, frame_lines
 from sichuan_mahjong.tui.widgets import KeyChip
 
 __all__ = ["ReplayScreen"]

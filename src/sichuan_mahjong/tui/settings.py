@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sichuan_mahjong.rules import PRESETS, Rules, RulesError
-from sichuan_mahjong.tui.text import LANGS, TILE_STYLES
+from sichuan_mahjong.text import LANGS, TILE_STYLES
 
 __all__ = ["DEFAULT_BOTS", "GAME_FIELDS", "PlaySettings", "SettingsError", "default_records_dir", "parse_options"]
 

@@ -1,4 +1,4 @@
-"""The table's own words for a refused choice (tui/refusals.py), zh and en, from scripted hands.
+"""The table's own words for a refused choice (refusals.py), zh and en, from scripted hands.
 
 Each refusal a player can hit is checked against a real game state where the engine refuses the same choice;
 the hard-to-reach ones (后4张必胡) take a real view with only the legal answers and wall changed.
@@ -10,7 +10,7 @@ import pytest
 
 import sichuan_mahjong as sm
 from sichuan_mahjong.game import Action, Game, IllegalActionError, Observation
-from sichuan_mahjong.tui.refusals import refusal
+from sichuan_mahjong.refusals import refusal
 
 A = Action.parse
 NO_READY = sm.Rules(declare_ready=False)

@@ -22,8 +22,8 @@ from collections.abc import Callable
 
 from sichuan_mahjong.game import Action, ActionKind, Observation
 from sichuan_mahjong.hand.analysis import is_winning
+from sichuan_mahjong.text import action_text, mode_name, seat_name, suit_name, tile_text
 from sichuan_mahjong.tiles import Tile
-from sichuan_mahjong.tui.text import action_text, mode_name, seat_name, suit_name, tile_text
 
 __all__ = ["refusal"]
 
