@@ -197,7 +197,7 @@ def test_bad_files_exit_2_with_file_and_line(
 
 def robbed_kong_game(*, rob: bool = True) -> sm.Game:
     """Seat 1 pungs 4m (seat 2 passes a win on it), draws the fourth 4m and adds it: seat 2 robs it (抢杠)."""
-    rules = sm.Rules.preset("standard_kong").replace(declare_ready=False)
+    rules = sm.Rules.preset("standard_kong").replace(declare_ready=False, robbing_kong_fan=1)  # 抢杠 +1 as in app
     game = sm.Game.setup(
         rules,
         [

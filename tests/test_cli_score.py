@@ -80,3 +80,18 @@ def test_console_script_never_tracebacks() -> None:
     )
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr and "缺一门" in proc.stderr
+
+
+@pytest.mark.parametrize(("flag", "pattern"), [("--kong-flower", "gangshanghua"), ("--kong-shot", "gangshangpao")])
+def test_r7_kong_flags_take_the_number_of_kongs_in_a_row(
+    capsys: pytest.CaptureFixture[str], flag: str, pattern: str
+) -> None:
+    for argv, fan in (([flag], 1), ([flag, "2"], 2), ([flag, "4"], 4)):
+        code, out, _ = run(capsys, "123m456m789m123p55p", *argv, "--json")
+        last = json.loads(out)["patterns"][-1]
+        assert code == 0 and (last["id"], last["fan"]) == (pattern, fan)
+    for bad in ("0", "5", "x"):
+        with pytest.raises(SystemExit) as exit_info:  # an argparse usage error
+            run(capsys, "123m456m789m123p55p", flag, bad)
+        _, err = capsys.readouterr()
+        assert exit_info.value.code == 2 and "N counts the kongs in a row, 1 to 4" in err

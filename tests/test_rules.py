@@ -24,6 +24,12 @@ def test_presets_cover_modes_and_app() -> None:
     assert app.kong_shot_transfer
 
 
+def test_r7_robbing_kong_fan_is_0_in_the_sources_presets_and_1_in_app() -> None:
+    for name in ("seed", "standard", "standard_kong", "bloody", "bloody_kong"):
+        assert sm.Rules.preset(name).robbing_kong_fan == 0, name
+    assert sm.Rules.preset("app").robbing_kong_fan == 1
+
+
 def test_unknown_option_and_bad_values_named() -> None:
     with pytest.raises(sm.RulesError, match="unknown option 'bogus'"):
         sm.Rules().replace(bogus=1)

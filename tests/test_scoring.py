@@ -63,8 +63,14 @@ CASES = [
     ("123m456m789m123p55p", (), {"kong_flower": True}, {}, 1, ["pinghu", "gangshanghua"]),
     ("123m456m789m123p55p", (), {"kong_flower": True}, {"kong_flower_fan": 2}, 2, ["pinghu", "gangshanghua"]),
     ("123m456m789m123p55p", (), {"kong_shot": True}, {}, 1, ["pinghu", "gangshangpao"]),
-    ("123m456m789m123p55p", (), {"robbed_kong": True}, {}, 1, ["pinghu", "qiangganghu"]),
-    ("123m456m789m123p55p", (), {"robbed_kong": True}, {"robbing_kong_fan": 0}, 0, ["pinghu"]),
+    # R7 每杠+1番: a chain of kongs before the win counts each kong (True is one)
+    ("123m456m789m123p55p", (), {"kong_flower": 2}, {}, 2, ["pinghu", "gangshanghua"]),
+    ("123m456m789m123p55p", (), {"kong_flower": 3}, {"kong_flower_fan": 2}, 6, ["pinghu", "gangshanghua"]),
+    ("123m456m789m123p55p", (), {"kong_shot": 2}, {}, 2, ["pinghu", "gangshangpao"]),
+    ("123m456m789m123p55p", (), {"kong_flower": 0}, {}, 0, ["pinghu"]),
+    # R7 抢杠: no fan in the source's presets (robbing_kong_fan 0), 1 in app
+    ("123m456m789m123p55p", (), {"robbed_kong": True}, {}, 0, ["pinghu"]),
+    ("123m456m789m123p55p", (), {"robbed_kong": True}, {"robbing_kong_fan": 1}, 1, ["pinghu", "qiangganghu"]),
     ("123m456m789m123p55p", (), {"declared_ready": True}, {}, 2, ["pinghu", "baojiao"]),
     ("12345678999m123p", (), {"heaven": True}, {}, 5, ["pinghu", "tianhu"]),
     ("11223344556699m", (), {"earth": True}, {}, 9, ["qingqidui", "dihu"]),
@@ -143,6 +149,13 @@ def test_bad_calls_are_value_errors() -> None:
         score_hand(tiles, "9s")
     with pytest.raises(ValueError, match="cannot also be"):
         score_hand(tiles, "5p", self_draw=True, kong_shot=True)
+    with pytest.raises(ValueError, match="cannot also be"):
+        score_hand(tiles, "5p", kong_flower=2, kong_shot=1)
+    for bad in (-1, 5, 1.5, "2"):
+        with pytest.raises(ValueError, match=r"kong_flower counts the kongs in a row before the win: True or 0\.\.4"):
+            score_hand(tiles, "5p", kong_flower=bad)  # type: ignore[arg-type]
+        with pytest.raises(ValueError, match="kong_shot counts the kongs"):
+            score_hand(tiles, "5p", kong_shot=bad)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="5 copies of 5p"):
         score_hand(P("123m456m789m55p"), "5p", [sm.Meld.parse("pung 5p")])
 

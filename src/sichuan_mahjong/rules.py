@@ -51,8 +51,8 @@ class Rules:
     declare_ready: bool = True  # R9.6 报叫
     max_fan: int | None = None  # R7 封顶
     self_draw_bonus: str = "none"  # R7 自摸加底 / 自摸加番
-    kong_flower_fan: int = 1  # R7 杠上花
-    robbing_kong_fan: int = 1  # R7 抢杠
+    kong_flower_fan: int = 1  # R7 杠上花, per kong of the chain before the win
+    robbing_kong_fan: int = 0  # R7 抢杠: not in the source's fan table (0), common practice in apps (1)
     check_max: bool = False  # R9.5 查大叫 instead of 查小叫
     exchange_three: bool = False  # R10 换三张
     exchange_direction: str = "dice"  # R10 换三张 direction
@@ -166,5 +166,6 @@ PRESETS: Final[dict[str, Rules]] = {
         check_max=True,
         flower_pig=True,
         kong_shot_transfer=True,
+        robbing_kong_fan=1,
     ),
 }

@@ -32,6 +32,7 @@ __all__ = [
     "Reading",
     "Score",
     "WinContext",
+    "own_fan_rules",
     "readings",
     "score_hand",
     "value_of_ready_hand",
@@ -157,8 +158,8 @@ class WinContext:
 
     win_tile: int
     self_draw: bool = False
-    kong_flower: bool = False
-    kong_shot: bool = False
+    kong_flower: int = 0  # kongs in the unbroken chain before a win on the replacement (杠上花, 每杠+1番)
+    kong_shot: int = 0  # kongs in the discarder's chain before the discard won on (杠上炮)
     robbed_kong: bool = False
     declared_ready: bool = False
     heaven: bool = False
@@ -271,14 +272,15 @@ def _gen(r: Reading, ctx: WinContext, rules: Rules) -> int:
     return r.quads - (1 if r.seven_pairs and r.quads else 0)
 
 
+# 「每杠+1番」: each kong of an unbroken chain (杠上杠) before the win counts.
 @bonus("gangshanghua", "杠上花", "Win on a kong's replacement tile")
 def _gangshanghua(r: Reading, ctx: WinContext, rules: Rules) -> int:
-    return rules.kong_flower_fan if ctx.kong_flower else 0
+    return rules.kong_flower_fan * ctx.kong_flower
 
 
 @bonus("gangshangpao", "杠上炮", "Win on the discard after a kong")
 def _gangshangpao(r: Reading, ctx: WinContext, rules: Rules) -> int:
-    return 1 if ctx.kong_shot else 0
+    return ctx.kong_shot
 
 
 @bonus("qiangganghu", "抢杠胡", "Robbing a kong")
@@ -392,8 +394,8 @@ def score_hand(
     melds: Sequence[Meld] = (),
     *,
     self_draw: bool = False,
-    kong_flower: bool = False,
-    kong_shot: bool = False,
+    kong_flower: bool | int = False,
+    kong_shot: bool | int = False,
     robbed_kong: bool = False,
     declared_ready: bool = False,
     heaven: bool = False,
@@ -403,14 +405,17 @@ def score_hand(
 ) -> Score:
     """Score a win. ``tiles`` are the concealed tiles including ``win_tile`` (14 - 3 per meld).
 
-    杠上花, 天胡 and 地胡 are self-draws by nature, so they imply ``self_draw``; ``last_tile`` means
-    the win was on the wall's last tile (self-draw: 海底捞月) or the discard after it (海底炮).
+    ``kong_flower`` / ``kong_shot`` count the kongs made one after another before the win (杠上杠: 每杠+1番);
+    True is one kong. 杠上花, 天胡 and 地胡 are self-draws by nature, so they imply ``self_draw``;
+    ``last_tile`` means the win was on the wall's last tile (self-draw: 海底捞月) or the discard after it (海底炮).
     Raises NotWinningError when the tiles do not win.
     """
     rules = rules or Rules()
+    kong_flower = _kong_count("kong_flower", kong_flower)
+    kong_shot = _kong_count("kong_shot", kong_shot)
     concealed = counts_of(tiles)
     win = to_index(win_tile)
-    self_draw = self_draw or kong_flower or heaven or earth
+    self_draw = self_draw or bool(kong_flower) or heaven or earth
     if self_draw and (kong_shot or robbed_kong):
         raise ValueError("a self-draw cannot also be a win on a discard (kong shot) or a robbed kong")
     _check_hand(concealed, win, melds)
@@ -426,6 +431,22 @@ def score_hand(
     return Score(rules.cap(best_fan), best_fan, tuple(best_patterns), best_reading)
 
 
+def _kong_count(name: str, value: bool | int) -> int:
+    """A chain of kongs as a count: False 0, True 1, or 0..4 (a player makes at most four kongs)."""
+    if not isinstance(value, int) or not 0 <= value <= 4:
+        raise ValueError(f"{name} counts the kongs in a row before the win: True or 0..4, got {value!r}")
+    return int(value)
+
+
+def own_fan_rules(rules: Rules) -> Rules:
+    """The rules a hand's own fan (叫牌番数) is counted under: shape + roots + 报叫, capped, no house extra.
+
+    Used by 查叫 (R9.5) and 过水不胡 (R9.1), which value the hand on a tile, not the moment it is won at; score
+    under these rules with no situational flag (self-draw, kong, robbing, last tile).
+    """
+    return rules.replace(extra_fans=frozenset(), self_draw_bonus="none")
+
+
 def value_of_ready_hand(
     tiles: Iterable[TileLike],
     melds: Sequence[Meld] = (),
@@ -439,7 +460,7 @@ def value_of_ready_hand(
     Counted as a win on a discard from shape + roots + 报叫 only, capped by max_fan. None when the hand is
     not ready; a wait whose four copies the player already holds does not count.
     """
-    rules = (rules or Rules()).replace(extra_fans=frozenset(), self_draw_bonus="none")
+    rules = own_fan_rules(rules or Rules())
     concealed = counts_of(tiles)
     if sum(concealed) != 13 - 3 * len(melds):
         raise ValueError(

@@ -85,13 +85,13 @@ def test_r13_hand_one_void_by_play_pung_holding_three_waits_concealed_kong_kong_
     and 2 put the two 六筒 in the pool, seat 3 robs the kong with 123條 (1s3s waiting on 2s).
 
     Settlement, base 1 (R6, R8, R9.4):
-      抢杠 (R8.3, R6.4): seat 3's 123s 111m 456m 789m 99m = 平胡 0 + 抢杠 1 = 1 fan, x2; you pay 2 as the
-        discarder, and the robbed kong pays nothing.
+      抢杠 (R8.3, R6.4): seat 3's 123s 111m 456m 789m 99m = 平胡 0 fan, x1: 抢杠 adds no fan in the source's
+        presets (R7 robbing_kong_fan 0); you pay 1 as the discarder, and the robbed kong pays nothing.
       暗杠 8p (R6.3): 2 x base from each player still in: seats 1 and 2 pay 2 each; seat 3 has won (R8.4).
       杠上花: [pung 2s][暗杠 8p] 345s 22p 345p on 5p = 平胡 0 + 根 1 (the 8p kong) + 杠上花 1 = 2 fan, x4,
         a self-draw paid by the players still in: seats 1 and 2 pay 4 each.
       Seats 1 and 2 then play out the wall, never ready (three suits): 查叫 moves nothing, no kong to refund.
-      You: -2 + 2 + 2 + 4 + 4 = +10; seat 1: -6; seat 2: -6; seat 3: +2. Seat 3 won first, alone: he deals next.
+      You: -1 + 2 + 2 + 4 + 4 = +11; seat 1: -6; seat 2: -6; seat 3: +1. Seat 3 won first, alone: he deals next.
     """
     rules = sm.Rules.preset("seed")
     g = sm.Game.setup(rules, hands=HAND_ONE, wall=HAND_ONE_WALL, dealer=0, seed=13, replacements="5p")
@@ -142,7 +142,7 @@ def test_r13_hand_one_void_by_play_pung_holding_three_waits_concealed_kong_kong_
     step(g, 0, "added_kong 2s")
     assert g.phase == "rob" and g.to_act() == {3: [HU, PASS]}
     step(g, 3, "hu")
-    assert paid(g) == [(0, 3, 2, "R8.3")]  # the robbed kong pays as a discard; no kong money (R6.4)
+    assert paid(g) == [(0, 3, 1, "R8.3")]  # the robbed kong pays as a discard; no kong money (R6.4)
     assert [(w.seat, w.tile, w.from_seat, w.robbed_kong) for w in g.view(0).wins] == [(3, T("2s"), 0, True)]
     me = g.view(0)
     assert me.melds[0] == (sm.Meld.parse("pung 2s"),) and T("2s") not in me.tiles  # the pung stays a pung
@@ -171,8 +171,8 @@ def test_r13_hand_one_void_by_play_pung_holding_three_waits_concealed_kong_kong_
     assert g.result.reason == "wall" and g.result.ready == (False, False, False, False)
     assert len(g.result.payments) == 5  # nothing at the wall's end: neither is ready, neither konged
     assert patterns(g, 0) == [("pinghu", 0), ("gen", 1), ("gangshanghua", 1)]
-    assert patterns(g, 3) == [("pinghu", 0), ("qiangganghu", 1)]
-    assert g.result.deltas == (10, -6, -6, 2)
+    assert patterns(g, 3) == [("pinghu", 0)]  # R7: no 抢杠 fan in the source's presets
+    assert g.result.deltas == (11, -6, -6, 1)
     assert g.result.next_dealer == 3
 
 

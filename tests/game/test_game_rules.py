@@ -177,9 +177,10 @@ def test_r9_3_several_players_rob_one_added_kong(mode: str) -> None:
     act(g, {1: "added_kong 5s"})
     assert g.phase == "rob" and legal(g, 2) == ["hu", "pass"] and legal(g, 3) == ["hu", "pass"]
     act(g, {2: "hu", 3: "hu"})
+    # 平胡 0 fan each (抢杠 adds no fan in the source's presets, R7), x1: seat 1 pays each as a discarder (R8.3)
     assert [(p.payer, p.payee, p.amount) for p in g.payments] == [
-        (1, 2, 2),
-        (1, 3, 2),
+        (1, 2, 1),
+        (1, 3, 1),
     ]
     assert g.view(0).melds[1] == (sm.Meld.parse("pung 5s"),)  # R9.3: the pung stays a pung, no kong money
     assert [w.robbed_kong for w in g.view(0).wins] == [True, True]

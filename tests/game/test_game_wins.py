@@ -99,8 +99,9 @@ def test_r4_2_r2_5_one_discard_wins_three_players_and_the_discarder_deals_next(m
 # ------------------------------------------------------------------------------- R9.3 three robbers at once
 # Seat 1 pungs the dealer's 5s while seats 2 and 3 pass their win on it (过水 until their draw); the dealer
 # draws 9m and waits on 5s too. Seat 1 draws the fourth 5s and adds it: all three rob it.
-# Values with 抢杠 +1, base 1: seat 2 清一色 2 + 1 = 3, x8; seat 3 平胡 0 + 1, x2; the dealer
-# 456s 111m 222m 333m 99m = 平胡 0 + 1, x2. Seat 1 pays each as a discarder (R8.3), in order from him.
+# Values, base 1: seat 2 清一色 2, x4; seat 3 平胡 0, x1; the dealer 456s 111m 222m 333m 99m = 平胡 0, x1 (the
+# source's presets: 抢杠 adds no fan, R7). With robbing_kong_fan 1 (app): 3 fan x8, 1 fan x2, 1 fan x2.
+# Seat 1 pays each as a discarder (R8.3), in order from him.
 THREE_ROBBERS = [
     "5s1m1m1m2m2m2m3m3m3m9m9p4s6s",
     "5s5s2p3p3p5p6p7p8p4m5m7m8m",
@@ -110,8 +111,11 @@ THREE_ROBBERS = [
 
 
 @pytest.mark.parametrize(("mode", "reason"), [("standard_kong", "win"), ("bloody_kong", "one_left")])
-def test_r9_3_r2_5_three_players_rob_one_added_kong_and_the_kong_er_deals_next(mode: str, reason: str) -> None:
-    g = deal(THREE_ROBBERS, mode, wall="6p4p9m5s")
+@pytest.mark.parametrize(("robbing_fan", "amounts"), [(0, (4, 1, 1)), (1, (8, 2, 2))])
+def test_r9_3_r2_5_three_players_rob_one_added_kong_and_the_kong_er_deals_next(
+    mode: str, reason: str, robbing_fan: int, amounts: tuple[int, int, int]
+) -> None:
+    g = deal(THREE_ROBBERS, mode, wall="6p4p9m5s", robbing_kong_fan=robbing_fan)
     act(g, {0: "discard 5s"})
     assert g.to_act() == {1: [sm.Action.parse("pung"), PASS], 2: [HU, PASS], 3: [HU, PASS]}
     act(g, {1: "pung"})
@@ -124,11 +128,12 @@ def test_r9_3_r2_5_three_players_rob_one_added_kong_and_the_kong_er_deals_next(m
     act(g, {1: "added_kong 5s"})
     assert g.phase == "rob" and g.to_act() == {s: [HU, PASS] for s in (2, 3, 0)}
     act(g, {2: "hu", 3: "hu", 0: "hu"})
-    assert paid(g) == [(1, 2, 8, "R8.3"), (1, 3, 2, "R8.3"), (1, 0, 2, "R8.3")]  # no kong money (R6.4)
-    assert all("qiangganghu" in pattern_ids(g, s) for s in (0, 2, 3))
+    two, three, zero = amounts
+    assert paid(g) == [(1, 2, two, "R8.3"), (1, 3, three, "R8.3"), (1, 0, zero, "R8.3")]  # no kong money (R6.4)
+    assert all(("qiangganghu" in pattern_ids(g, s)) is bool(robbing_fan) for s in (0, 2, 3))
     assert g.view(1).melds[1] == (sm.Meld.parse("pung 5s"),) and sm.Tile.from_str("5s") not in g.view(1).tiles
     assert g.is_over and g.result.reason == reason
-    assert g.result.deltas == (2, -12, 8, 2)
+    assert g.result.deltas == (zero, -sum(amounts), two, three)
     assert g.result.next_dealer == 1  # several robbers of one kong: the kong-er deals
 
 

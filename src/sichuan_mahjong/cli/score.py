@@ -20,8 +20,14 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     add_hand_arguments(p, "concealed tiles including the winning tile")
     p.add_argument("--win", metavar="TILE", help="the winning tile (default: the last one written)")
     p.add_argument("--self-draw", action="store_true", help="won by self-draw (自摸)")
-    p.add_argument("--kong-flower", action="store_true", help="won on a kong's replacement tile (杠上花)")
-    p.add_argument("--kong-shot", action="store_true", help="won on the discard after a kong (杠上炮)")
+    for flag, what in (
+        ("--kong-flower", "won on a kong's replacement tile (杠上花)"),
+        ("--kong-shot", "won on the discard after a kong (杠上炮)"),
+    ):
+        p.add_argument(
+            flag, nargs="?", const=1, default=0, type=_kongs, metavar="N",
+            help=f"{what}; N kongs in a row before the win, +1 fan each (default 1)",
+        )  # fmt: skip
     p.add_argument("--robbed-kong", action="store_true", help="won by robbing an added kong (抢杠)")
     p.add_argument("--declared-ready", action="store_true", help="the winner declared ready (报叫)")
     p.add_argument("--heaven", action="store_true", help="dealer won on his first 14 tiles (天胡)")
@@ -30,6 +36,15 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     p.add_argument("--lang", choices=("zh", "en", "both"), default="both", help="language of the breakdown")
     add_rules_arguments(p)
     p.add_argument("--json", action="store_true", help="print JSON: fan, multiplier, patterns")
+
+
+def _kongs(text: str) -> int:
+    """N of --kong-flower/--kong-shot: 1..4 kongs made one after another before the win (每杠+1番)."""
+    if text.strip() not in ("1", "2", "3", "4"):
+        raise argparse.ArgumentTypeError(
+            f"N counts the kongs in a row, 1 to 4, got {text[:20]!r} (write HAND before this flag)"
+        )
+    return int(text)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -44,7 +44,7 @@ from sichuan_mahjong.game.view import Observation, WinView, filter_event
 from sichuan_mahjong.hand.analysis import is_winning_keys, shanten_keys, waits_counts
 from sichuan_mahjong.hand.melds import Meld, MeldKind
 from sichuan_mahjong.rules import Rules
-from sichuan_mahjong.scoring import NotWinningError, Score, score_hand
+from sichuan_mahjong.scoring import NotWinningError, Score, own_fan_rules, score_hand
 from sichuan_mahjong.tiles import NUM_KINDS, POW5, SUITS, Tile, TileLike, format_tiles, parse_tiles, to_index
 
 __all__ = ["FORCED_WIN_WALL", "Game"]
@@ -180,6 +180,7 @@ class Game:
         exchange_dice: tuple[int, int],
     ) -> None:
         self.rules = rules
+        self._own_rules = own_fan_rules(rules)  # a hand's own fan: 过水不胡 (R9.1) and 查叫 (R9.5)
         self.base = base
         self.seed = seed
         self.dealer = dealer
@@ -215,15 +216,15 @@ class Game:
         self._turn = dealer
         self._pending_tile = -1
         self._pending: dict[int, list[Action]] = {}
-        self._after_kong = False  # the seat on turn drew a kong replacement this turn
+        self._kong_chain = 0  # kongs in a row the seat on turn made this turn, each with its replacement (杠上杠)
         self._last_kong: KongRecord | None = None
         self._just_punged = False
-        self._claims = 0  # claims so far: pungs, exposed kongs, wins on a discard or a kong (地胡 needs none)
+        self._melds_made = 0  # pungs and kongs so far, by anyone: 天胡 and 地胡 need none before them (R7)
         self._draws = [0, 0, 0, 0]
         self._discarded = [0, 0, 0, 0]
         self._ready_at_deal = [False] * 4
         self._forced_draw = False  # the tile just drawn was one of the last four (R9.2)
-        self._shot_context = (False, False)  # (kong_shot, last_tile) of the pending discard
+        self._shot_context = (0, False)  # (kongs in the discarder's chain, last_tile) of the pending discard
         self._exchanged: list[tuple[tuple[Tile, ...], tuple[Tile, ...]]] | None = None  # (given, received)
         self._wins: list[WinRecord] = []
         self._groups = 0
@@ -412,7 +413,7 @@ class Game:
         self._drawn[s] = t
         self._lock[s] = -1
         self._draws[s] += 1
-        self._after_kong = replacement
+        self._kong_chain = self._kong_chain + 1 if replacement else 0
         if not replacement:
             self._last_kong = None
         self._just_punged = False
@@ -423,7 +424,7 @@ class Game:
         self._pending = {s: self._play_options(s)}
 
     def _first_turn_of_dealer(self, s: int) -> bool:
-        return s == self.dealer and self._discarded[s] == 0 and self._draws[s] == 0 and not self._claims
+        return s == self.dealer and self._discarded[s] == 0 and self._draws[s] == 0 and not self._melds_made
 
     def _play_options(self, s: int) -> list[Action]:
         c = self._counts[s]
@@ -466,11 +467,7 @@ class Game:
 
     def _claim_options(self, o: int, t: int, *, robbing: bool) -> list[Action]:
         opts: list[Action] = []
-        if (
-            self._is_ready(o)
-            and self._wins_with(o, t)
-            and (self._lock[o] < 0 or self._claim_score(o, t, robbing).fan > self._lock[o])
-        ):
+        if self._is_ready(o) and self._wins_with(o, t) and (self._lock[o] < 0 or self._own_fan(o, t) > self._lock[o]):
             if self._tail - self._head <= FORCED_WIN_WALL:
                 return [HU]
             opts.append(HU)
@@ -484,8 +481,17 @@ class Game:
             opts.append(PASS)
         return opts
 
+    def _own_fan(self, o: int, t: int) -> int:
+        """The fan of seat o's hand won on t by itself (叫牌番数, R9.1): shape + roots + 报叫, capped.
+
+        过水不胡 locks and compares this, so a situational bonus (抢杠, 杠上炮, 海底炮) never lifts the lock.
+        """
+        tiles = self._concealed(o)
+        tiles.append(t)
+        return score_hand(tiles, t, self._melds[o], declared_ready=self._declared[o], rules=self._own_rules).fan
+
     def _claim_score(self, o: int, t: int, robbing: bool) -> Score:
-        kong_shot, last_tile = (False, False) if robbing else self._shot_context
+        kong_shot, last_tile = (0, False) if robbing else self._shot_context
         tiles = self._concealed(o)
         tiles.append(t)
         return score_hand(
@@ -704,7 +710,7 @@ class Game:
         self._discarded[s] += 1
         self._just_punged = False
         self._emit("discard", s, tile=TILE_TEXT[t])
-        self._shot_context = (self._after_kong, self._tail == self._head)
+        self._shot_context = (self._kong_chain, self._tail == self._head)
         if not self._ask_claims(s, t, robbing=False):
             self._start_turn(self._next_active_after(s))
 
@@ -712,7 +718,7 @@ class Game:
         d, t = self._turn, self._pending_tile
         for o, a in chosen.items():
             if a is not HU and HU in self._pending[o]:
-                self._lock[o] = max(self._lock[o], self._claim_score(o, t, robbing).fan)
+                self._lock[o] = max(self._lock[o], self._own_fan(o, t))
         order = [(d + k) % 4 for k in range(1, 4)]
         winners = [o for o in order if chosen.get(o) is HU]
         self._pending = {}
@@ -738,12 +744,12 @@ class Game:
         self._remove(o, t, 2)
         self._add_meld(o, Meld(MeldKind.PUNG, t))
         self._meld_suits[o] |= 1 << (t // 9)
-        self._claims += 1
+        self._melds_made += 1
         self._emit("pung", o, tile=TILE_TEXT[t], from_seat=d)
         self._phase = "play"
         self._turn = o
         self._just_punged = True
-        self._after_kong = False
+        self._kong_chain = 0
         self._last_kong = None
         self._drawn[o] = -1
         self._pending = {o: self._play_options(o)}
@@ -765,9 +771,10 @@ class Game:
         self._remove(o, t, 3)
         self._add_meld(o, Meld(MeldKind.KONG, t))
         self._meld_suits[o] |= 1 << (t // 9)
-        self._claims += 1
+        self._melds_made += 1
         self._emit("kong", o, tile=TILE_TEXT[t], from_seat=d)
         self._kong_paid(KongRecord(o, MeldKind.KONG, t, d), [d], 2, "R6.1 exposed kong 直杠")
+        self._kong_chain = 0  # the claimer's turn begins with this kong; the discarder's chain is not his
         self._start_turn(o, replacement=True)
 
     def _concealed_kong(self, s: int, t: int) -> None:
@@ -775,6 +782,7 @@ class Game:
         self._drawn[s] = -1
         self._add_meld(s, Meld(MeldKind.CONCEALED_KONG, t))
         self._meld_suits[s] |= 1 << (t // 9)
+        self._melds_made += 1
         self._emit("concealed_kong", s, tile=TILE_TEXT[t])
         self._kong_paid(
             KongRecord(s, MeldKind.CONCEALED_KONG, t, None), self._others_in(s), 2, "R6.3 concealed kong 暗杠"
@@ -788,6 +796,7 @@ class Game:
         i = next(i for i, m in enumerate(melds) if m.kind is MeldKind.PUNG and m.tile_index == t)
         melds[i] = Meld(MeldKind.ADDED_KONG, t)
         self._shown_melds[s] = tuple(m for m in melds if m.kind is not MeldKind.CONCEALED_KONG)
+        self._melds_made += 1
         self._kong_paid(KongRecord(s, MeldKind.ADDED_KONG, t, None), self._others_in(s), 1, "R6.2 added kong 补杠")
         self._start_turn(s, replacement=True)
 
@@ -818,9 +827,8 @@ class Game:
             self._emit("robbed", d, tile=TILE_TEXT[t], by=winners)
         else:
             self._river_pop(d)
-        kong_shot = not robbing and self._shot_context[0]
-        self._groups += 1
-        self._claims += 1  # R4.2: a win on a discard is a claim too (no 地胡 after it)
+        kong_shot = 0 if robbing else self._shot_context[0]
+        self._groups += 1  # R7: a win spoils no one's 地胡, so it is not counted in _melds_made
         reason = "R8.3 robbed kong 抢杠" if robbing else "R8.1 discard win 点炮"
         for w in winners:
             score = self._claim_score(w, t, robbing)
@@ -841,13 +849,13 @@ class Game:
         heaven = self._first_turn_of_dealer(s)
         t = self._drawn[s]
         tiles = self._concealed(s)
-        kong_flower = self._after_kong
+        kong_flower = self._kong_chain
         earth = (
             s != self.dealer
             and self._ready_at_deal[s]
             and self._draws[s] == 1
             and not kong_flower
-            and not self._claims
+            and not self._melds_made
             and not self._discarded[s]
         )
         last_tile = self.wall_count == 0 and not heaven
@@ -928,7 +936,7 @@ class Game:
         waits = waits_counts(self._counts[s], len(melds), self._meld_suits[s], self._voids[s], held)
         if not waits:
             return None  # every wait is a tile he holds all four of
-        rules = self.rules.replace(extra_fans=frozenset(), self_draw_bonus="none")
+        rules = self._own_rules
         tiles = self._concealed(s)
         scores = [score_hand([*tiles, w], w, melds, declared_ready=self._declared[s], rules=rules) for w in waits]
         pick = max if self.rules.check_max else min

@@ -40,9 +40,10 @@ class Observation(NamedTuple):
     ``melds[s]`` lists seat s's pungs, exposed and added kongs, and its concealed kongs only when s is
     this seat; other seats' concealed kongs are counted in ``hidden_kongs[s]`` without their tile.
     ``hand`` is this seat's concealed tiles without the tile just drawn, which is ``drawn``.
-    ``pass_lock`` is this seat's own 过水不胡 (R9.1): the capped fan of the best win it passed since its last
-    draw, which a win on a discard or a robbed kong must strictly exceed, or None when it is not locked. Only
-    its own: another seat's lock would tell that it could have won, so no view carries it.
+    ``pass_lock`` is this seat's own 过水不胡 (R9.1): the hand's own fan (shape + roots + 报叫, capped; no
+    抢杠 or 杠上炮) of the best win it passed since its last draw, which the hand's own fan on a later discard or
+    robbed kong must strictly exceed, or None when it is not locked. Only its own: another seat's lock would
+    tell that it could have won, so no view carries it.
 
     Immutable, read by attribute. A named tuple rather than a frozen dataclass: a bot asks for a view at
     every decision, and a tuple is built several times faster.
