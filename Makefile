@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PLAY_STAMP := $(VENV)/.installed-play
 
-.PHONY: play test lint typecheck bench bench-engine clean
+.PHONY: play serve test lint typecheck bench bench-engine clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -22,6 +22,18 @@ $(PLAY_STAMP): pyproject.toml
 
 play: $(PLAY_STAMP)
 	$(BIN)/scmj play --bots expert,expert,expert
+
+# `make serve` installs only what the web table needs (Starlette, uvicorn, websockets) and starts it.
+SERVE_STAMP := $(VENV)/.installed-serve
+$(SERVE_STAMP): pyproject.toml
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e '.[web]'
+	touch $(SERVE_STAMP)
+
+serve: $(SERVE_STAMP)
+	@echo "The web table: open http://127.0.0.1:8000/ (Ctrl-C stops it)"
+	$(BIN)/scmj serve --host 127.0.0.1 --port 8000
 
 test: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks scripts

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Protocol, cast
 
 #: Subcommand modules under sichuan_mahjong.cli, in the order --help lists them.
-SUBCOMMANDS: tuple[str, ...] = ("score", "play", "advise", "simulate", "replay")
+SUBCOMMANDS: tuple[str, ...] = ("score", "play", "advise", "simulate", "replay", "serve")
 
 
 class Subcommand(Protocol):

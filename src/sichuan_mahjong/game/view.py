@@ -12,11 +12,11 @@ from typing import Any, NamedTuple
 
 from sichuan_mahjong.game.actions import Action
 from sichuan_mahjong.game.events import Event
-from sichuan_mahjong.hand.melds import Meld
+from sichuan_mahjong.hand.melds import Meld, MeldKind
 from sichuan_mahjong.rules import Rules
 from sichuan_mahjong.tiles import Tile
 
-__all__ = ["PHASES", "Observation", "WinView", "filter_event"]
+__all__ = ["PHASES", "Observation", "WinView", "filter_event", "public_event", "public_view"]
 
 #: The phases of a hand, in order (docs/engine.md): 换三张, 定缺, 报叫 of the non-dealers, play, then over.
 #: ``claim`` is the moment after a discard, ``rob`` the moment after an added kong (抢杠).
@@ -112,4 +112,51 @@ def filter_event(event: Event, seat: int) -> Event | None:
         data = dict(event.data)
         data["tile"] = None
         return Event(kind, event.seat, data)
+    return event
+
+
+def public_view(view: Observation) -> Observation:
+    """What anyone may see, built from any seat's view: a spectator's view (``seat == -1``).
+
+    Drops the seat's own secrets: its concealed tiles and drawn tile, its concealed kongs' tiles (counted in
+    ``hidden_kongs`` as for everyone else), its legal answers, the tiles it exchanged and its 过水 lock. Voids
+    are already public in every view (shown only once all four chose).
+    """
+    me = view.seat
+    own = view.melds[me]
+    hidden = [m for m in own if m.kind is MeldKind.CONCEALED_KONG]
+    melds = list(view.melds)
+    melds[me] = tuple(m for m in own if m.kind is not MeldKind.CONCEALED_KONG)
+    counts = list(view.hidden_kongs)
+    counts[me] += len(hidden)
+    return view._replace(
+        seat=-1,
+        hand=(),
+        drawn=None,
+        melds=tuple(melds),
+        hidden_kongs=tuple(counts),
+        legal=(),
+        exchanged=None,
+        pass_lock=None,
+    )
+
+
+def public_event(event: Event) -> Event | None:
+    """The event as a spectator may receive it: what every seat receives, nobody's own tiles.
+
+    ``deal`` keeps the dealer, dice and wall size but no hand; ``exchange`` only its direction; ``act`` nothing;
+    a drawn tile or a concealed kong's tile is blanked whoever drew it.
+    """
+    kind = event.type
+    if kind == "act":
+        return None
+    if kind == "deal":
+        shown = filter_event(event, 0)
+        assert shown is not None
+        data = {k: v for k, v in shown.data.items() if k != "hand"}
+        return Event(kind, event.seat, data)
+    if kind == "exchange":
+        return Event(kind, event.seat, {"direction": event.data["direction"]})
+    if kind in _PRIVATE_TILE_EVENTS:
+        return Event(kind, event.seat, {**event.data, "tile": None})
     return event

@@ -1,0 +1,85 @@
+"""``scmj serve``: the web table's server (rooms, bots, reconnect, spectators), on 127.0.0.1 by default.
+
+Rooms, seats and every accepted answer live in a SQLite database (default beside the records in the user's
+data folder); a restarted server resumes every room where it was. Finished hands are saved as records in
+``records/`` beside the database (``scmj replay FILE`` reads them). Needs the optional extra ``web``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+from pathlib import Path
+
+from sichuan_mahjong.tui.settings import default_records_dir
+
+
+def default_db() -> Path:
+    """``$XDG_DATA_HOME/sichuan_mahjong/server.db`` (``~/.local/share/...`` when unset), beside ``records/``."""
+    return default_records_dir().parent / "server.db"
+
+
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = subparsers.add_parser(
+        "serve",
+        help="serve the web table: rooms for four, people and bots",
+        description="Serve the web table at http://HOST:PORT/ (API: docs/protocol.md). Rooms survive a restart.",
+    )
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
+    p.add_argument("--db", type=Path, default=None, help=f"the database (default: {default_db()})")
+    p.add_argument(
+        "--hold",
+        type=float,
+        default=30.0,
+        metavar="SECONDS",
+        help="a disconnected seat's decisions wait this long, then the expert bot plays it until it is back "
+        "(default: 30)",
+    )
+    p.add_argument(
+        "--bot-delay", type=float, default=0.6, metavar="SECONDS", help="a bot's pause before it plays (default: 0.6)"
+    )
+    p.add_argument("--pause", type=float, default=8.0, metavar="SECONDS", help="pause between hands (default: 8)")
+    p.add_argument(
+        "--idle", type=float, default=3600.0, metavar="SECONDS", help="an unused room expires (default: 3600)"
+    )
+    p.add_argument(
+        "--rate", type=float, default=20.0, metavar="N", help="messages a second per connection (default: 20)"
+    )
+    p.add_argument(
+        "--auth-timeout",
+        type=float,
+        default=5.0,
+        metavar="SECONDS",
+        help="a socket opened without ?token= must send auth within this (default: 5)",
+    )
+    p.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error"))
+
+
+def run(args: argparse.Namespace) -> int:
+    for name in ("hold", "bot_delay", "pause", "idle", "auth_timeout"):
+        if getattr(args, name) < 0:
+            raise ValueError(f"--{name.replace('_', '-')} cannot be negative, got {getattr(args, name)}")
+    if args.rate <= 0:
+        raise ValueError(f"--rate must be positive, got {args.rate}")
+    if not 0 < args.port < 65536:
+        raise ValueError(f"--port must be 1..65535, got {args.port}")
+    try:
+        import uvicorn
+
+        from sichuan_mahjong.server.app import Limits, create_app
+        from sichuan_mahjong.server.room import ServerOptions
+    except ImportError as exc:
+        raise ValueError(
+            f"the web table needs the extra 'web' ({exc.name} is missing): pip install 'sichuan-mahjong[web]'"
+        ) from None
+    db = args.db or default_db()
+    options = ServerOptions(
+        hold=args.hold, bot_delay=args.bot_delay, pause=args.pause, idle=args.idle, records=db.parent / "records"
+    )
+    limits = Limits(rate=args.rate, burst=max(2 * args.rate, 10.0), auth_timeout=args.auth_timeout)
+    logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    app = create_app(db, options, limits)
+    print(f"scmj serve: http://{args.host}:{args.port}/  (database {db})", flush=True)
+    uvicorn.run(app, host=args.host, port=args.port, ws="websockets-sansio", ws_max_size=16384, log_level="warning")
+    return 0

@@ -1,0 +1,225 @@
+"""Every room of one server process: creating and joining rooms, tokens, restoring from the store, expiry.
+
+Request bodies are checked here (not in the web layer) so every bad field gets a :class:`RequestError`
+naming it; rule options go through :class:`~sichuan_mahjong.rules.Rules`, which names what it refuses.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import secrets
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+
+from sichuan_mahjong.agents import agent_names
+from sichuan_mahjong.rules import PRESETS, Rules, RulesError
+from sichuan_mahjong.server.room import Room, RoomSettings, ServerOptions
+from sichuan_mahjong.server.store import SeatRow, Store
+
+__all__ = ["CODE_ALPHABET", "Lobby", "RequestError", "new_code"]
+
+log = logging.getLogger("sichuan_mahjong.server")
+
+#: Room codes: 4 characters without look-alikes (no 0/O, 1/I/L, 2/Z, 5/S, 8/B).
+CODE_ALPHABET: Final = "ACDEFGHJKMNPQRTUVWXY34679"
+MAX_HANDS: Final = 64
+MAX_NAME: Final = 24
+MAX_ROOMS: Final = 20_000
+MAX_SPECTATORS: Final = 64
+
+
+class RequestError(ValueError):
+    """A request the server refuses: ``status`` is its HTTP status, the text says what was wrong."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def new_code(taken: set[str] | Mapping[str, object]) -> str:
+    """A fresh room code from the OS's CSPRNG, not in ``taken``."""
+    while True:
+        code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(4))
+        if code not in taken:
+            return code
+
+
+@dataclass(frozen=True, slots=True)
+class Ticket:
+    """What a token opens: a room and a seat (None for a spectator)."""
+
+    room: str
+    seat: int | None
+
+
+def _name(body: Mapping[str, Any], default: str) -> str:
+    name = body.get("name", default)
+    if not isinstance(name, str) or not name.strip():
+        raise RequestError('"name" must be a non-empty string')
+    name = " ".join(name.split())
+    if len(name) > MAX_NAME:
+        raise RequestError(f'"name" may hold at most {MAX_NAME} characters, got {len(name)}')
+    return name
+
+
+def _option_text(key: str, value: object) -> str:
+    """A JSON option value as the text ``Rules.with_options`` reads (the same parser as ``--option``)."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | str):
+        return str(value)
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return ",".join(value)
+    raise RequestError(f"option {key!r}: {value!r} is not a string, number, boolean, null or list of strings")
+
+
+def settings_from_body(body: Mapping[str, Any], seed: int) -> RoomSettings:
+    """The room's settings from ``POST /api/rooms``; any bad field raises RequestError naming it."""
+    preset = body.get("preset", "app")
+    if not isinstance(preset, str) or preset not in PRESETS:
+        raise RequestError(f'"preset" must be one of {", ".join(PRESETS)}, got {preset!r}')
+    options = body.get("options", {})
+    if not isinstance(options, dict):
+        raise RequestError('"options" must be an object of rule options, e.g. {"max_fan": 4}')
+    try:
+        rules = Rules.preset(preset).with_options({str(k): _option_text(str(k), v) for k, v in options.items()})
+    except RulesError as exc:
+        raise RequestError(str(exc)) from None
+    hands = body.get("hands", 8)
+    if isinstance(hands, bool) or not isinstance(hands, int) or not 1 <= hands <= MAX_HANDS:
+        raise RequestError(f'"hands" must be an integer 1..{MAX_HANDS}, got {hands!r}')
+    timer = body.get("timer")
+    if timer is not None and (isinstance(timer, bool) or not isinstance(timer, int | float) or not 3 <= timer <= 600):
+        raise RequestError(f'"timer" must be null or seconds 3..600, got {timer!r}')
+    return RoomSettings(preset, rules, hands, seed, None if timer is None else float(timer))
+
+
+def bots_from_body(body: Mapping[str, Any]) -> dict[int, str]:
+    bots = body.get("bots", {})
+    if not isinstance(bots, dict):
+        raise RequestError('"bots" must be an object of seat -> tier, e.g. {"1": "expert"}')
+    out: dict[int, str] = {}
+    known = agent_names()
+    for key, tier in bots.items():
+        if key not in ("1", "2", "3"):
+            raise RequestError(f'"bots": seat {key!r} must be "1", "2" or "3" (the host sits at seat 0)')
+        if tier not in known:
+            raise RequestError(f'"bots": unknown tier {tier!r} for seat {key}; tiers: {", ".join(known)}')
+        out[int(key)] = str(tier)
+    return out
+
+
+class Lobby:
+    """The rooms of this process, by code, and what each token opens."""
+
+    def __init__(self, store: Store, options: ServerOptions) -> None:
+        self.store = store
+        self.options = options
+        self.rooms: dict[str, Room] = {}
+        self.tickets: dict[str, Ticket] = {}
+        self._codes = store.codes()
+
+    def _room(self, code: str) -> Room:
+        room = self.rooms.get(code.upper())
+        if room is None:
+            raise RequestError(f"no room {code!r}", 404)
+        return room
+
+    def _new_room(self, code: str, settings: RoomSettings, created: float | None = None) -> Room:
+        room = Room(code, settings, self.store, self.options, created, on_close=self._closed)
+        self.rooms[code] = room
+        self._codes.add(code)
+        return room
+
+    def _closed(self, room: Room) -> None:
+        self.rooms.pop(room.code, None)
+        for token in [t for t, ticket in self.tickets.items() if ticket.room == room.code]:
+            del self.tickets[token]
+
+    def create(self, body: Mapping[str, Any]) -> tuple[Room, SeatRow]:
+        """``POST /api/rooms``: the host takes seat 0; bots take the seats named in ``bots``."""
+        if len(self.rooms) >= MAX_ROOMS:
+            raise RequestError(f"the server holds its maximum of {MAX_ROOMS} rooms; try later", 503)
+        settings = settings_from_body(body, random.SystemRandom().randrange(1 << 62))
+        bots = bots_from_body(body)
+        host = SeatRow(0, _name(body, "host"), secrets.token_urlsafe(24), None)
+        rows = [host] + [SeatRow(s, f"{tier} bot", None, tier) for s, tier in sorted(bots.items())]
+        code = new_code(self._codes)
+        self.store.add_room(code, settings.to_json(), rows)
+        room = self._new_room(code, settings)
+        for row in rows:
+            room.place(row)
+        self.tickets[str(host.token)] = Ticket(code, 0)
+        log.info("room %s created: %s, %d hands, bots %s", code, settings.preset, settings.hands, bots)
+        if room.full:
+            room.guard(room.start)
+        return room, host
+
+    def join(self, code: str, body: Mapping[str, Any]) -> SeatRow:
+        room = self._room(code)
+        if room.full:
+            raise RequestError(f"room {room.code} is full", 409)
+        row = room.join(_name(body, "player"))
+        self.tickets[str(row.token)] = Ticket(room.code, row.seat)
+        return row
+
+    def spectate(self, code: str) -> str:
+        room = self._room(code)
+        if len(room.spectator_tokens) >= MAX_SPECTATORS:
+            raise RequestError(f"room {room.code} has its maximum of {MAX_SPECTATORS} spectators", 409)
+        token = room.add_spectator()
+        self.tickets[token] = Ticket(room.code, None)
+        return token
+
+    def ticket(self, code: str, token: str) -> Ticket | None:
+        ticket = self.tickets.get(token)
+        if ticket is None or ticket.room != code.upper() or ticket.room not in self.rooms:
+            return None
+        return ticket
+
+    def restore(self) -> int:
+        """Bring back every open room from the store, each match replayed to where it was. Returns the count."""
+        count = 0
+        for row in self.store.open_rooms():
+            try:
+                room = self._new_room(row.code, RoomSettings.from_json(row.settings), row.created)
+                for seat in row.seats:
+                    room.place(seat)
+                    if seat.token is not None:
+                        self.tickets[seat.token] = Ticket(row.code, seat.seat)
+                for token in row.spectators:
+                    room.spectator_tokens.add(token)
+                    self.tickets[token] = Ticket(row.code, None)
+                room.restore(row.answers)
+            except Exception as exc:
+                log.error("room %s could not be restored: %r", row.code, exc, exc_info=exc)
+                self.store.close_room(row.code, f"restore failed: {exc!r}")
+                self.rooms.pop(row.code, None)
+                continue
+            count += 1
+        return count
+
+    def resume(self) -> None:
+        """Once the event loop runs: hold timers, bots and the pause between hands pick up where they were."""
+        for room in list(self.rooms.values()):
+            if room.match is not None:
+                room.guard(room.resume)
+
+    def sweep(self) -> int:
+        """Close rooms idle past ``options.idle`` (no connection, nothing done); finished ones after a tenth."""
+        now = time.monotonic()
+        closed = 0
+        for room in list(self.rooms.values()):
+            if any(True for _ in room._conns()):
+                continue
+            over = room.match is not None and room.match.is_over
+            limit = self.options.idle / 10 if over else self.options.idle
+            if now - room.last_active > limit:
+                room.close("finished" if over else "expired")
+                closed += 1
+        return closed

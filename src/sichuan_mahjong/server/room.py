@@ -1,0 +1,690 @@
+"""One room of the web table: four seats (people or bots), spectators, a match, and who is told what when.
+
+A :class:`Room` holds a :class:`~sichuan_mahjong.match.Match` (dealers by R2.5, running totals) and drives its
+current hand: it gathers every answer :meth:`Game.to_act` asks for (people through :meth:`Room.act`, bots
+from ``game.view(seat)`` only), writes each accepted answer to the store *before* anything it causes is sent,
+then steps the game and tells each seat what it may see (``view`` messages from its own view and filtered
+events, spectators the public view). It knows nothing of HTTP or websockets: a connection is anything with
+``send(message)`` and ``close(code)``; the loop's timers drive bots, the hold, the turn timer and the pause
+between hands.
+
+Seats that are not asked see nothing while others decide a claim, a robbed kong or a 报叫 (docs/engine.md:
+the view would show ``phase == "claim"`` and tell them that someone can claim); they get the next view once
+the state has moved on, with every event in between.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final, Protocol, TypeVar
+
+from sichuan_mahjong.agents import Agent, make_agent
+from sichuan_mahjong.game import Action, ActionKind, ActionParseError, Event, Game, Observation
+from sichuan_mahjong.game.view import filter_event, public_event, public_view
+from sichuan_mahjong.hints import NothingToAdviseError, advise_view
+from sichuan_mahjong.match import Match
+from sichuan_mahjong.record import save_match
+from sichuan_mahjong.refusals import refusal
+from sichuan_mahjong.rules import Rules
+from sichuan_mahjong.server.store import SeatRow, Store
+from sichuan_mahjong.server.wire import (
+    ClientMessage,
+    error_message,
+    hand_over_message,
+    hints_json,
+    observation_json,
+    view_message,
+)
+
+__all__ = ["PAUSE_PHASES", "Client", "Room", "RoomClosedError", "RoomFullError", "RoomSettings", "ServerOptions"]
+
+log = logging.getLogger("sichuan_mahjong.server")
+
+#: Phases in which a seat that is not asked is shown nothing (someone else is deciding).
+PAUSE_PHASES: Final = frozenset({"claim", "rob", "declare"})
+#: The bot that plays a seat in 托管, after the hold, or when the turn timer runs out with no safe default.
+STAND_IN: Final = "expert"
+#: Websocket close codes: the room failed (an exception inside it) / the connection was replaced.
+CLOSE_ROOM_FAILED: Final = 1011
+CLOSE_REPLACED: Final = 4409
+
+
+class Client(Protocol):
+    """One open connection as the room sees it."""
+
+    def send(self, message: Mapping[str, Any]) -> None: ...
+
+    def close(self, code: int) -> None: ...
+
+
+class RoomFullError(ValueError):
+    """Every seat of the room is taken."""
+
+
+class RoomClosedError(ValueError):
+    """The room has failed or expired."""
+
+
+@dataclass(frozen=True, slots=True)
+class ServerOptions:
+    """Server-wide timings, in seconds. ``hold``: a disconnected seat's decisions wait this long, then the
+    stand-in bot plays it until it is back; ``bot_delay``: a bot's pause before answering, so people can follow;
+    ``pause``: between hands (cut short when every connected person sends ``next``); ``idle``: an untouched
+    room without connections expires."""
+
+    hold: float = 30.0
+    bot_delay: float = 0.6
+    pause: float = 8.0
+    idle: float = 3600.0
+    records: Path | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RoomSettings:
+    """What a room was created with; stored as JSON and enough (with the answers) to rebuild it."""
+
+    preset: str
+    rules: Rules
+    hands: int
+    seed: int
+    timer: float | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "preset": self.preset,
+            "rules": self.rules.to_dict(),
+            "hands": self.hands,
+            "seed": self.seed,
+            "timer": self.timer,
+        }
+
+    @classmethod
+    def from_json(cls, raw: Mapping[str, Any]) -> RoomSettings:
+        timer = raw.get("timer")
+        return cls(
+            str(raw["preset"]),
+            Rules.from_dict(raw["rules"]),
+            int(raw["hands"]),
+            int(raw["seed"]),
+            None if timer is None else float(timer),
+        )
+
+
+@dataclass(slots=True)
+class _Shown:
+    """The last view a seat (or the public) was shown: what it gets again on reconnect."""
+
+    seq: int
+    view: Observation
+    upto: int  # events of the hand it covers
+    hints: dict[str, Any] | None = None
+
+
+@dataclass(slots=True)
+class Conn:
+    """One connection in the room: its seat (None for a spectator) and the events it has been sent."""
+
+    client: Client
+    seat: int | None
+    hand: int = -1
+    cursor: int = 0
+
+
+@dataclass(slots=True)
+class Seat:
+    index: int
+    name: str
+    token: str | None
+    bot: str | None  # the tier of a bot seat
+    auto: bool = False  # 托管 asked by the player
+    away: bool = False  # taken over after the hold while disconnected
+    conn: Conn | None = None
+    shown: _Shown | None = None
+    hold: asyncio.TimerHandle | None = None
+    agent: Agent | None = None
+
+    @property
+    def person(self) -> bool:
+        return self.bot is None
+
+    @property
+    def botted(self) -> bool:
+        """A bot answers for this seat now."""
+        return self.bot is not None or self.auto or self.away
+
+
+_T = TypeVar("_T")
+
+
+class Room:
+    """A room and its match. Every public method is safe: an exception inside fails this room only."""
+
+    def __init__(
+        self,
+        code: str,
+        settings: RoomSettings,
+        store: Store,
+        options: ServerOptions,
+        created: float | None = None,
+        on_close: Callable[[Room], None] | None = None,
+    ) -> None:
+        self.code = code
+        self.settings = settings
+        self.store = store
+        self.options = options
+        self.created = time.time() if created is None else created
+        self.on_close = on_close
+        self.seats: list[Seat | None] = [None, None, None, None]
+        self.spectators: list[Conn] = []
+        self.spectator_tokens: set[str] = set()
+        self.match: Match | None = None
+        self.seq = 0
+        self.answers: dict[int, Action] = {}
+        self.pending: dict[int, list[Action]] = {}
+        self.deadline: float | None = None  # wall-clock seconds the current decision must be made by
+        self.public: _Shown | None = None
+        self.closed: str | None = None
+        self.next_votes: set[int] = set()
+        self.last_active = time.monotonic()
+        self._handles: list[asyncio.TimerHandle] = []
+        self._next_hand: asyncio.TimerHandle | None = None
+        self._rules_json = settings.rules.to_dict()
+
+    # ------------------------------------------------------------------------------------------ guarding
+    def guard(self, fn: Callable[..., _T], *args: Any) -> _T | None:
+        """Run fn; an exception fails this room (error to its clients, a log line) and nothing else."""
+        if self.closed is not None:
+            return None
+        try:
+            return fn(*args)
+        except Exception as exc:
+            self.fail(exc)
+            return None
+
+    def fail(self, exc: BaseException) -> None:
+        log.error("room %s failed: %r", self.code, exc, exc_info=exc)
+        message = error_message("room_failed", f"room {self.code} stopped after an internal error; it is closed")
+        self.close(f"failed: {exc!r}", message, CLOSE_ROOM_FAILED)
+
+    def close(self, reason: str, message: Mapping[str, Any] | None = None, code: int = 1000) -> None:
+        """Close the room for good: timers stop, clients get ``message`` and are disconnected."""
+        if self.closed is not None:
+            return
+        self.closed = reason
+        self._cancel()
+        if self._next_hand is not None:
+            self._next_hand.cancel()
+        for conn in self._conns():
+            if message is not None:
+                conn.client.send(message)
+            conn.client.close(code)
+        for seat in self._seats():
+            seat.conn = None
+            if seat.hold is not None:
+                seat.hold.cancel()
+        self.spectators.clear()
+        try:
+            self.store.close_room(self.code, reason)
+        finally:
+            if self.on_close is not None:
+                self.on_close(self)
+
+    # ------------------------------------------------------------------------------------------- seating
+    def _seats(self) -> list[Seat]:
+        return [s for s in self.seats if s is not None]
+
+    def _conns(self) -> list[Conn]:
+        return [s.conn for s in self._seats() if s.conn is not None] + list(self.spectators)
+
+    @property
+    def full(self) -> bool:
+        return all(s is not None for s in self.seats)
+
+    def place(self, seat: SeatRow) -> None:
+        """Put a stored seat in the room (creation and restore)."""
+        self.seats[seat.seat] = Seat(seat.seat, seat.name, seat.token, seat.bot, seat.auto)
+
+    def join(self, name: str) -> SeatRow:
+        """A person takes the first free seat; raises RoomFullError. Starts the match when the room fills."""
+        if self.closed is not None:
+            raise RoomClosedError(f"room {self.code} is closed")
+        free = next((i for i, s in enumerate(self.seats) if s is None), None)
+        if free is None:
+            raise RoomFullError(f"room {self.code} is full")
+        row = SeatRow(free, name, secrets.token_urlsafe(24), None)
+        self.store.add_seat(self.code, row)
+        self.place(row)
+        self.touch()
+        self.guard(self._after_join)
+        return row
+
+    def _after_join(self) -> None:
+        if self.full and self.match is None:
+            self.start()
+        else:
+            self._send_room()
+
+    def add_spectator(self) -> str:
+        if self.closed is not None:
+            raise RoomClosedError(f"room {self.code} is closed")
+        token = secrets.token_urlsafe(24)
+        self.store.add_spectator(self.code, token)
+        self.spectator_tokens.add(token)
+        return token
+
+    def touch(self) -> None:
+        self.last_active = time.monotonic()
+
+    # ------------------------------------------------------------------------------------------- replay
+    @property
+    def game(self) -> Game | None:
+        return self.match.game if self.match is not None else None
+
+    def restore(self, answers: list[tuple[int, int, str]]) -> None:
+        """Rebuild the match from the stored answers (hand index, seat, action), in the order accepted."""
+        if not self.full:
+            return
+        self.match = Match(self.settings.rules, hands=self.settings.hands, seed=self.settings.seed)
+        self._new_hand()
+        for hand, seat, text in answers:
+            while self.match.hand_index < hand:
+                self._new_hand()
+            self._take(seat, Action.parse(text), persist=False)
+        self.touch()
+
+    def start(self) -> None:
+        """All four seats are filled: the match begins."""
+        self.match = Match(self.settings.rules, hands=self.settings.hands, seed=self.settings.seed)
+        self._new_hand()
+        self.resume()
+
+    def resume(self) -> None:
+        """After start or restore: hold timers for absent people, then tell everyone and schedule the bots."""
+        for seat in self._seats():
+            if seat.person and seat.conn is None:
+                self._start_hold(seat)
+        self._changed()
+
+    def _new_hand(self) -> None:
+        assert self.match is not None
+        self.match.next_game()
+        self.seq += 1
+        self.answers = {}
+        self.next_votes = set()
+        self._remember()
+
+    # --------------------------------------------------------------------------------------- the engine
+    def _take(self, seat: int, action: Action, *, persist: bool = True) -> bool:
+        """Accept one answer (written first); step the game once every asked seat has answered."""
+        game = self.game
+        assert game is not None and self.match is not None
+        if persist:
+            self.store.add_answer(self.code, self.match.hand_index, seat, str(action))
+        self.answers[seat] = action
+        if len(self.answers) < len(self.pending) or not set(self.pending) <= set(self.answers):
+            return False
+        answers, self.answers = self.answers, {}
+        game.step(answers)
+        self.seq += 1
+        self._remember()
+        return True
+
+    def _remember(self) -> None:
+        """Note what each person (and the public) may be shown now; nothing is sent here."""
+        game = self.game
+        assert game is not None
+        self.pending = game.to_act()
+        pause = game.phase in PAUSE_PHASES
+        upto = len(game.events)
+        for seat in self._seats():
+            if seat.person and (not pause or seat.index in self.pending):
+                seat.shown = _Shown(self.seq, game.view(seat.index), upto)
+        if not pause:
+            self.public = _Shown(self.seq, public_view(game.view(0)), upto)
+
+    def _submit(self, seat: int, action: Action) -> None:
+        self.touch()
+        if self._take(seat, action):
+            self._changed()
+        else:
+            conn = self._seat(seat).conn
+            if conn is not None:
+                conn.client.send({"type": "answered", "seq": self.seq, "action": str(action)})
+
+    def _seat(self, index: int) -> Seat:
+        seat = self.seats[index]
+        assert seat is not None
+        return seat
+
+    # -------------------------------------------------------------------------------------------- views
+    def room_json(self) -> dict[str, Any]:
+        match = self.match
+        return {
+            "code": self.code,
+            "hand_no": 0 if match is None else match.hand_index + 1,
+            "hands": self.settings.hands,
+            "totals": [0, 0, 0, 0] if match is None else match.totals,
+            "players": [
+                None
+                if s is None
+                else {
+                    "name": s.name,
+                    "bot": s.bot,
+                    "connected": s.conn is not None,
+                    "auto": s.auto or s.away,
+                    "away": s.away,
+                }
+                for s in self.seats
+            ],
+            "spectators": len(self.spectators),
+            "seq": self.seq,
+            "started": match is not None,
+            "over": match is not None and match.is_over,
+            "timer": self.settings.timer,
+            "deadline_ms": None if self.deadline is None else int(self.deadline * 1000),
+        }
+
+    def _view_to(self, conn: Conn, shown: _Shown, room: Mapping[str, Any]) -> None:
+        game = self.game
+        assert game is not None and self.match is not None
+        if conn.hand != self.match.hand_index:
+            conn.hand, conn.cursor = self.match.hand_index, 0
+        events: list[Event] = []
+        for e in game.events[conn.cursor : shown.upto]:
+            f = public_event(e) if conn.seat is None else filter_event(e, conn.seat)
+            if f is not None:
+                events.append(f)
+        conn.cursor = max(conn.cursor, shown.upto)
+        if conn.seat is not None and shown.hints is None:
+            shown.hints = hints_json(shown.view)
+        view = observation_json(shown.view, self._rules_json)
+        conn.client.send(view_message(shown.seq, view, shown.view.legal, events, room, shown.hints))
+
+    def _changed(self) -> None:
+        """The state moved: send each seat and spectator what it may see now, then schedule who answers."""
+        game = self.game
+        assert game is not None and self.match is not None
+        self._cancel()
+        self.deadline = None
+        if self.pending and self.settings.timer is not None:
+            self.deadline = time.time() + self.settings.timer
+        room = self.room_json()
+        for seat in self._seats():
+            if seat.conn is not None and seat.shown is not None and seat.shown.seq == self.seq:
+                self._view_to(seat.conn, seat.shown, room)
+        if self.public is not None and self.public.seq == self.seq:
+            for conn in self.spectators:
+                self._view_to(conn, self.public, room)
+        if game.is_over:
+            self._hand_over(game, room)
+        else:
+            self._schedule()
+
+    def _hand_over(self, game: Game, room: Mapping[str, Any]) -> None:
+        assert self.match is not None
+        message = hand_over_message(game, self.match.hand_index + 1, room)
+        for conn in self._conns():
+            conn.client.send(message)
+        if self.options.records is not None:
+            self.options.records.mkdir(parents=True, exist_ok=True)
+            stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime(self.created))
+            save_match(self.match, self.options.records / f"{stamp}-{self.code}.jsonl")
+        if self.match.is_over:
+            over = {"type": "match_over", "totals": self.match.totals, "room": room}
+            for conn in self._conns():
+                conn.client.send(over)
+        else:
+            self._next_hand = asyncio.get_running_loop().call_later(self.options.pause, self.guard, self.next_hand)
+
+    def next_hand(self) -> None:
+        game = self.game
+        if self.match is None or game is None or not game.is_over or self.match.is_over:
+            return
+        if self._next_hand is not None:
+            self._next_hand.cancel()
+            self._next_hand = None
+        self._new_hand()
+        self._changed()
+
+    def _send_room(self) -> None:
+        message = {"type": "room", "room": self.room_json()}
+        for conn in self._conns():
+            conn.client.send(message)
+
+    # -------------------------------------------------------------------------------------- bots, timers
+    def _cancel(self) -> None:
+        for h in self._handles:
+            h.cancel()
+        self._handles = []
+
+    def _later(self, delay: float, fn: Callable[..., None], *args: Any) -> None:
+        loop = asyncio.get_running_loop()
+        self._handles.append(loop.call_later(max(0.0, delay), self.guard, fn, *args))
+
+    def _schedule(self) -> None:
+        """Bots answer after their delay; with a turn timer, people answer by the deadline."""
+        self._cancel()
+        people = False
+        for s in self.pending:
+            if s in self.answers:
+                continue
+            seat = self._seat(s)
+            if seat.botted:
+                self._later(
+                    self.options.bot_delay if seat.bot is not None else min(self.options.bot_delay, 0.3),
+                    self._bot_answer,
+                    s,
+                    self.seq,
+                )
+            else:
+                people = True
+        if people and self.deadline is not None:
+            self._later(self.deadline - time.time(), self._timeout, self.seq)
+
+    def _agent(self, seat: Seat) -> Agent:
+        if seat.agent is None:
+            tier = seat.bot or STAND_IN
+            seat.agent = make_agent(tier, seed=(self.settings.seed * 4 + seat.index) % (1 << 62))
+        return seat.agent
+
+    def _bot_answer(self, s: int, seq: int) -> None:
+        seat = self._seat(s)
+        if seq != self.seq or s in self.answers or s not in self.pending or not seat.botted:
+            return
+        game = self.game
+        assert game is not None
+        self._submit(s, self._agent(seat).act(game.view(s), self.pending[s]))
+
+    def _timeout(self, seq: int) -> None:
+        """The turn timer ran out: each person still to answer passes, else discards the drawn tile, else the
+        stand-in bot answers."""
+        game = self.game
+        if seq != self.seq or game is None:
+            return
+        for s, legal in list(self.pending.items()):
+            if s in self.answers or seq != self.seq:
+                continue
+            view = game.view(s)
+            pick = next((a for a in legal if a.kind is ActionKind.PASS), None)
+            if pick is None and view.drawn is not None:
+                drawn = Action.discard(view.drawn)
+                pick = drawn if drawn in legal else None
+            if pick is None:
+                pick = make_agent(STAND_IN, seed=seq).act(view, legal)
+            self._submit(s, pick)
+
+    def _start_hold(self, seat: Seat) -> None:
+        if seat.hold is not None:
+            seat.hold.cancel()
+        loop = asyncio.get_running_loop()
+        seat.hold = loop.call_later(self.options.hold, self.guard, self._take_over, seat.index)
+
+    def _take_over(self, s: int) -> None:
+        seat = self._seat(s)
+        seat.hold = None
+        if seat.conn is None and not seat.away:
+            seat.away = True
+            self._send_room()
+            if self.match is not None and self.game is not None and not self.game.is_over:
+                self._schedule()
+
+    # -------------------------------------------------------------------------------------- connections
+    def attach(self, client: Client, seat: int | None) -> Conn:
+        """A connection authenticated for ``seat`` (None: a spectator); a seat's older connection is closed."""
+        conn = Conn(client, seat)
+        self.touch()
+        self.guard(self._attach, conn)
+        return conn
+
+    def _attach(self, conn: Conn) -> None:
+        client = conn.client
+        if conn.seat is None:
+            self.spectators.append(conn)
+        else:
+            seat = self._seat(conn.seat)
+            if seat.conn is not None:
+                seat.conn.client.close(CLOSE_REPLACED)
+            seat.conn = conn
+            if seat.hold is not None:
+                seat.hold.cancel()
+                seat.hold = None
+            seat.away = False
+        role = "spectator" if conn.seat is None else "player"
+        client.send({"type": "hello", "room": self.code, "seat": conn.seat, "role": role})
+        room = self.room_json()
+        game = self.game
+        others = [c for c in self._conns() if c is not conn]
+        for other in others:
+            other.client.send({"type": "room", "room": room})
+        if game is None or self.match is None:
+            client.send({"type": "room", "room": room})
+            return
+        shown = self.public if conn.seat is None else self._seat(conn.seat).shown
+        if shown is not None:
+            self._view_to(conn, shown, room)
+        if game.is_over:
+            client.send(hand_over_message(game, self.match.hand_index + 1, room))
+            if self.match.is_over:
+                client.send({"type": "match_over", "totals": self.match.totals, "room": room})
+        else:
+            self._schedule()
+
+    def detach(self, conn: Conn) -> None:
+        self.guard(self._detach, conn)
+
+    def _detach(self, conn: Conn) -> None:
+        self.touch()
+        if conn.seat is None:
+            if conn in self.spectators:
+                self.spectators.remove(conn)
+        else:
+            seat = self._seat(conn.seat)
+            if seat.conn is not conn:
+                return  # replaced by a newer connection
+            seat.conn = None
+            if self.match is not None:
+                self._start_hold(seat)
+        self._send_room()
+
+    # ----------------------------------------------------------------------------------------- messages
+    def handle(self, conn: Conn, message: ClientMessage) -> None:
+        """One checked client message from a connection of this room."""
+        self.touch()
+        self.guard(self._handle, conn, message)
+
+    def _handle(self, conn: Conn, message: ClientMessage) -> None:
+        client = conn.client
+        kind = message.type
+        if kind == "ping":
+            client.send({"type": "pong"})
+            return
+        if conn.seat is None:
+            client.send(error_message("spectator", "a spectator cannot act"))
+            return
+        seat = self._seat(conn.seat)
+        game = self.game
+        if game is None or self.match is None:
+            client.send(error_message("not_started", "the match starts when all four seats are taken"))
+            return
+        if kind == "auto":
+            self._auto(seat, bool(message.on))
+        elif kind == "next":
+            self.next_votes.add(seat.index)
+            if game.is_over and all(
+                s.index in self.next_votes for s in self._seats() if s.person and s.conn is not None and not s.auto
+            ):
+                self.next_hand()
+        elif kind == "advise":
+            self._advise(conn, seat, message)
+        elif kind == "act":
+            self._act(conn, seat, message)
+
+    def _auto(self, seat: Seat, on: bool) -> None:
+        if seat.auto != on:
+            seat.auto = on
+            self.store.set_auto(self.code, seat.index, on)
+            self._send_room()
+            if self.game is not None and not self.game.is_over:
+                self._schedule()
+
+    def _stale(self, conn: Conn, seq: int | None) -> bool:
+        if seq != self.seq:
+            conn.client.send(
+                {
+                    **error_message("stale", f"seq {seq} is not the current view; the current seq is {self.seq}"),
+                    "seq": self.seq,
+                }
+            )
+            return True
+        return False
+
+    def _advise(self, conn: Conn, seat: Seat, message: ClientMessage) -> None:
+        if self._stale(conn, message.seq):
+            return
+        shown = seat.shown
+        if shown is None or seat.index not in self.pending:
+            conn.client.send(error_message("nothing_to_advise", "there is no decision of yours to advise on now"))
+            return
+        try:
+            advice = advise_view(shown.view)
+        except NothingToAdviseError as exc:
+            conn.client.send(error_message("nothing_to_advise", str(exc)))
+            return
+        conn.client.send({"type": "advice", "seq": self.seq, **advice.to_dict()})
+
+    def _act(self, conn: Conn, seat: Seat, message: ClientMessage) -> None:
+        if self._stale(conn, message.seq):
+            return
+        try:
+            action = Action.parse(str(message.action))
+        except ActionParseError as exc:
+            conn.client.send(error_message("malformed", str(exc)))
+            return
+        if seat.index in self.answers:
+            conn.client.send(error_message("answered", f"you already answered {self.answers[seat.index]}"))
+            return
+        legal = self.pending.get(seat.index, [])
+        if action not in legal:
+            view = seat.shown.view if seat.shown is not None else None
+            conn.client.send(self._refusal(action, view, legal))
+            return
+        if seat.away:
+            seat.away = False
+            self._send_room()
+        self._submit(seat.index, legal[legal.index(action)])
+
+    @staticmethod
+    def _refusal(action: Action, view: Observation | None, legal: list[Action]) -> dict[str, Any]:
+        shown = ", ".join(map(str, legal)) or "none"
+        fallback = (f"不能这样做（可以：{shown}）", f"Not allowed now (legal: {shown})")
+        words = {
+            lang: (refusal(action, view, lang, "compact") if view is not None else None) or fallback[i]
+            for i, lang in enumerate(("zh", "en"))
+        }
+        return error_message("illegal", f"{action} is not legal now; legal: {shown}", words)

@@ -1,0 +1,248 @@
+"""The web table's messages as JSON objects (docs/protocol.md): plain Python, no web framework, so the server,
+its tests, a benchmark client or a page's test harness all build and read the same shapes.
+
+Everything a seat receives is built here from that seat's :class:`~sichuan_mahjong.game.Observation` and its
+filtered events (RULES.md R12); a spectator's from :func:`~sichuan_mahjong.game.view.public_view` and
+:func:`~sichuan_mahjong.game.view.public_event`. Tiles are strings (``"5p"``), seats ints 0..3, voids
+``"m"``/``"p"``/``"s"``/None.
+
+>>> from sichuan_mahjong.game import Game
+>>> game = Game(seed=1)
+>>> view = observation_json(game.view(3))
+>>> view["seat"], view["phase"], len(view["hand"]), view["drawn"] is not None
+(3, 'play', 13, True)
+>>> parse_client('{"type": "act", "action": "discard 5p", "seq": 4}')
+ClientMessage(type='act', action='discard 5p', seq=4, on=None, token=None)
+>>> parse_client('{"type": "act", "seq": 4}')
+Traceback (most recent call last):
+...
+sichuan_mahjong.server.wire.WireError: malformed: 'act' needs "action", a string such as "discard 5p"
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from sichuan_mahjong.describe import payment_reason
+from sichuan_mahjong.game import Action, Event, Game, Observation
+from sichuan_mahjong.hand.melds import Meld
+from sichuan_mahjong.hints import discard_waits, ready_waits
+from sichuan_mahjong.tiles import SUITS, Tile
+
+__all__ = [
+    "CLIENT_TYPES",
+    "MAX_MESSAGE_BYTES",
+    "ClientMessage",
+    "WireError",
+    "error_message",
+    "event_json",
+    "hand_over_message",
+    "hints_json",
+    "observation_json",
+    "parse_client",
+    "view_message",
+]
+
+#: The largest client frame the server reads (bytes of UTF-8); a longer one is refused.
+MAX_MESSAGE_BYTES: Final = 2048
+#: Client -> server message types. ``auth`` carries the token when the URL does not.
+CLIENT_TYPES: Final = ("act", "advise", "auto", "next", "ping", "auth")
+
+
+class WireError(ValueError):
+    """A client message that is not one: ``code`` is the error code sent back (``malformed`` here)."""
+
+    def __init__(self, message: str, code: str = "malformed") -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True, slots=True)
+class ClientMessage:
+    """One checked client message; fields a type does not use are None."""
+
+    type: str
+    action: str | None = None
+    seq: int | None = None
+    on: bool | None = None
+    token: str | None = None
+
+
+def _seq(raw: Mapping[str, Any], kind: str) -> int:
+    seq = raw.get("seq")
+    if isinstance(seq, bool) or not isinstance(seq, int) or seq < 0:
+        raise WireError(f'{kind!r} needs "seq", the non-negative integer of the view it answers')
+    return seq
+
+
+def parse_client(text: str | bytes) -> ClientMessage:
+    """Read one client frame; anything but a well-formed message of :data:`CLIENT_TYPES` raises WireError."""
+    if isinstance(text, bytes):
+        raise WireError("frames are JSON text, not binary")
+    if len(text.encode()) > MAX_MESSAGE_BYTES:
+        raise WireError(f"a message may hold at most {MAX_MESSAGE_BYTES} bytes", "too_big")
+    try:
+        raw = json.loads(text)
+    except ValueError:
+        raise WireError("not JSON") from None
+    if not isinstance(raw, dict):
+        raise WireError('a message is one JSON object with a "type"')
+    kind = raw.get("type")
+    if kind not in CLIENT_TYPES:
+        raise WireError(f"unknown type {kind!r}; types: {', '.join(CLIENT_TYPES)}")
+    if kind == "act":
+        action = raw.get("action")
+        if not isinstance(action, str) or not action.strip() or len(action) > 64:
+            raise WireError('\'act\' needs "action", a string such as "discard 5p"')
+        return ClientMessage("act", action=action.strip(), seq=_seq(raw, "act"))
+    if kind == "advise":
+        return ClientMessage("advise", seq=_seq(raw, "advise"))
+    if kind == "auto":
+        on = raw.get("on")
+        if not isinstance(on, bool):
+            raise WireError("'auto' needs \"on\": true or false")
+        return ClientMessage("auto", on=on)
+    if kind == "auth":
+        token = raw.get("token")
+        if not isinstance(token, str) or not token:
+            raise WireError("'auth' needs \"token\", the token of a seat or a spectator")
+        return ClientMessage("auth", token=token)
+    return ClientMessage(str(kind))
+
+
+# ------------------------------------------------------------------------------------------------ views
+
+
+def _tiles(tiles: Iterable[object]) -> list[str]:
+    return [str(t) for t in tiles]
+
+
+def _meld(meld: Meld) -> dict[str, str]:
+    return {"kind": meld.kind.value, "tile": str(meld.tile)}
+
+
+def _void(v: int | None) -> str | None:
+    return None if v is None else SUITS[v]
+
+
+def observation_json(view: Observation, rules: Mapping[str, object] | None = None) -> dict[str, Any]:
+    """A view as JSON, field names as in :class:`Observation`; ``seat`` is None for a spectator's public view.
+
+    ``rules`` is ``view.rules.to_dict()`` when the caller has it at hand (a room computes it once).
+    """
+    exchanged = view.exchanged
+    return {
+        "seat": view.seat if view.seat >= 0 else None,
+        "dealer": view.dealer,
+        "base": view.base,
+        "phase": view.phase,
+        "turn": view.turn,
+        "pending_tile": None if view.pending_tile is None else str(view.pending_tile),
+        "hand": _tiles(view.hand),
+        "drawn": None if view.drawn is None else str(view.drawn),
+        "melds": [[_meld(m) for m in melds] for melds in view.melds],
+        "hidden_kongs": list(view.hidden_kongs),
+        "concealed_counts": list(view.concealed_counts),
+        "discards": [_tiles(river) for river in view.discards],
+        "wall_count": view.wall_count,
+        "scores": list(view.scores),
+        "wins": [
+            {"seat": w.seat, "tile": str(w.tile), "from_seat": w.from_seat, "robbed_kong": w.robbed_kong, "fan": w.fan}
+            for w in view.wins
+        ],
+        "voids": [_void(v) for v in view.voids],
+        "ready": list(view.ready),
+        "active": list(view.active),
+        "exchanged": None if exchanged is None else {"given": _tiles(exchanged[0]), "received": _tiles(exchanged[1])},
+        "is_over": view.is_over,
+        "pass_lock": view.pass_lock,
+        "rules": dict(rules) if rules is not None else view.rules.to_dict(),
+    }
+
+
+def event_json(event: Event) -> dict[str, Any]:
+    """An (already filtered) event as ``{"type", "seat", "data"}``."""
+    return {"type": event.type, "seat": event.seat, "data": dict(event.data)}
+
+
+def hints_json(view: Observation) -> dict[str, Any]:
+    """The seat's waits with live copies and, when it is to discard, the discards that leave it ready.
+
+    Computed by :mod:`sichuan_mahjong.hints` from the seat's view alone.
+    """
+    waits = [w.to_dict() for w in ready_waits(view)]
+    by_discard = {str(t): [w.to_dict() for w in ws] for t, ws in discard_waits(view).items()} if view.legal else {}
+    return {"waits": waits, "discard_waits": by_discard}
+
+
+def view_message(
+    seq: int,
+    view: Mapping[str, Any],
+    legal: Sequence[Action],
+    events: Iterable[Event],
+    room: Mapping[str, Any],
+    hints: Mapping[str, Any] | None,
+) -> dict[str, Any]:
+    """The ``view`` message: the view, the seat's legal answers, its events since its last view, the room."""
+    return {
+        "type": "view",
+        "seq": seq,
+        "view": view,
+        "legal": [str(a) for a in legal],
+        "events": [event_json(e) for e in events],
+        "room": room,
+        "hints": hints,
+    }
+
+
+def hand_over_message(game: Game, hand_no: int, room: Mapping[str, Any]) -> dict[str, Any]:
+    """The end of a hand, for everyone: money with its reasons in zh and en, every hand laid open, the wins.
+
+    Once a hand is over every concealed tile may be shown (the 结算 panel), so ``hands`` and ``melds`` hold all
+    four seats' tiles, concealed kongs included.
+    """
+    result = game.result
+    views = [game.view(s) for s in range(4)]
+    return {
+        "type": "hand_over",
+        "hand_no": hand_no,
+        "result": {
+            "deltas": list(result.deltas),
+            "payments": [
+                {
+                    **p.to_dict(),
+                    "words": {"zh": payment_reason(p.reason, "zh"), "en": payment_reason(p.reason, "en")},
+                }
+                for p in result.payments
+            ],
+            "hands": [_tiles(v.tiles) for v in views],
+            "melds": [[_meld(m) for m in views[s].melds[s]] for s in range(4)],
+            "wins": [
+                {
+                    "seat": w.seat,
+                    "tile": str(Tile(w.tile)),
+                    "from_seat": w.from_seat,
+                    "robbed_kong": w.robbed_kong,
+                    "fan": w.score.fan,
+                    "patterns": [{"id": p.id, "zh": p.zh, "en": p.en, "fan": p.fan} for p in w.score.patterns],
+                }
+                for w in result.wins
+            ],
+            "ready": list(result.ready),
+            "reason": result.reason,
+            "next_dealer": result.next_dealer,
+        },
+        "room": room,
+    }
+
+
+def error_message(code: str, message: str, words: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """``{"type": "error", "code", "message"}``, with ``words`` (zh and en) for a refused act."""
+    out: dict[str, Any] = {"type": "error", "code": code, "message": message}
+    if words is not None:
+        out["words"] = dict(words)
+    return out
