@@ -118,3 +118,15 @@ def test_replay_of_a_bad_file_exits_2(
     assert main(["play", "--replay", str(path)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("scmj play: error:") and str(path) in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("where", ["file", "proc"])
+def test_a_records_folder_that_cannot_be_written_is_refused_before_play(
+    where: str, started: list[PlaySettings], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = tmp_path / "a-file" if where == "file" else Path("/proc/nope")
+    if where == "file":
+        target.write_text("x")
+    assert main(["play", "--records", str(target)]) == 2
+    err = capsys.readouterr().err
+    assert started == [] and err.startswith("scmj play: error: --records") and err.count("\n") == 1, err

@@ -118,6 +118,7 @@ _WORDS: Final[dict[str, tuple[str, str]]] = {
     "totals": ("累计", "Match totals"),
     "next_dealer": ("下一局庄家：{}", "Next dealer: {}"),
     "saved": ("记录已保存：{}", "Record saved: {}"),
+    "save_failed": ("记录没能保存（{}），游戏继续", "The record could not be saved ({}); the game goes on"),
     "continue": ("回车继续，v 回放这一局，q 退出", "Enter continues, v replays this hand, q quits"),
     "match_over": (
         "比赛结束，回车开始新比赛，v 回放这一局，q 退出",

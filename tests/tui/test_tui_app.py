@@ -616,3 +616,23 @@ def test_a_passed_win_shows_its_badge_and_explains_a_refused_hu(tmp_path: Path) 
             await pilot.press("q")
 
     run(go())
+
+
+def test_a_record_that_cannot_be_saved_is_said_and_the_game_goes_on(tmp_path: Path) -> None:
+    folder = tmp_path / "records"
+
+    async def go() -> None:
+        app = MahjongApp(settings(folder))
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            folder.rmdir()
+            folder.write_text("now a file")  # the folder went away while the hand was played
+            table = await play_hand_by_keys(pilot, app)
+            over = screen_text(app)
+            assert "could not be saved" in over and "Record saved" not in over
+            await pilot.press("enter")
+            await pilot.pause()
+            assert isinstance(app.screen, TableScreen) and table.table.number == 2
+
+    folder.mkdir()
+    run(go())

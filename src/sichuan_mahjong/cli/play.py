@@ -13,7 +13,14 @@ from pathlib import Path
 
 from sichuan_mahjong.cli.options import add_rules_arguments
 from sichuan_mahjong.text import LANGS, TILE_STYLES
-from sichuan_mahjong.tui.settings import DEFAULT_BOTS, PlaySettings, SettingsError, default_records_dir, parse_options
+from sichuan_mahjong.tui.settings import (
+    DEFAULT_BOTS,
+    PlaySettings,
+    SettingsError,
+    check_records_dir,
+    default_records_dir,
+    parse_options,
+)
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -85,6 +92,8 @@ def settings_from_args(args: argparse.Namespace) -> PlaySettings:
 
 def run(args: argparse.Namespace) -> int:
     settings = settings_from_args(args)
+    if settings.records is not None and args.replay is None:
+        check_records_dir(settings.records)  # a folder that cannot take a record fails now, not after a hand
     try:
         from sichuan_mahjong.tui.app import MahjongApp
     except ImportError as exc:

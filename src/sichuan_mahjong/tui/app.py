@@ -31,17 +31,15 @@ from rich.cells import cell_len
 from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
-from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen, Screen
+from textual.containers import Horizontal
+from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Button, Input, Label, Select, Static
+from textual.widgets import Static
 
 from sichuan_mahjong.advisor import advise
-from sichuan_mahjong.agents import agent_names
 from sichuan_mahjong.game import Action, ActionKind, Event, IllegalActionError, Observation
 from sichuan_mahjong.record import RecordError
 from sichuan_mahjong.refusals import refusal
-from sichuan_mahjong.rules import PRESETS
 from sichuan_mahjong.text import (
     LANGS,
     TILE_STYLES,
@@ -49,7 +47,6 @@ from sichuan_mahjong.text import (
     describe_event,
     meld_text,
     mode_name,
-    payment_reason,
     seat_name,
     tile_text,
     tiles_line,
@@ -57,13 +54,16 @@ from sichuan_mahjong.text import (
 )
 from sichuan_mahjong.tiles import Tile
 from sichuan_mahjong.tui.badges import append_seat_badges, river_line
-from sichuan_mahjong.tui.replay import HandReplay, replays_of_file, replays_of_text
+from sichuan_mahjong.tui.hand_over import HandOverScreen, replays_of_summary
+from sichuan_mahjong.tui.pages import TextScreen, help_text
+from sichuan_mahjong.tui.replay import HandReplay
 from sichuan_mahjong.tui.replay_screen import ReplayScreen
 from sichuan_mahjong.tui.session import HUMAN, HandSummary, NotAskedError, Table
-from sichuan_mahjong.tui.settings import PlaySettings, SettingsError, parse_options
-from sichuan_mahjong.tui.widgets import KeyChip
+from sichuan_mahjong.tui.settings import PlaySettings
+from sichuan_mahjong.tui.settings_screen import SettingsScreen
+from sichuan_mahjong.tui.widgets import Chip, TileView
 
-__all__ = ["HandOverScreen", "MahjongApp", "TableScreen", "replays_of_summary"]
+__all__ = ["HandOverScreen", "MahjongApp", "SettingsScreen", "TableScreen", "replays_of_summary"]
 
 MAX_TILES = 14  # concealed tiles a player can hold: 13 + the drawn one
 LOG_LINES = 200
@@ -77,43 +77,6 @@ _CLAIM_KEYS: dict[str, ActionKind] = {
 
 _KEY_OF: dict[ActionKind, str] = {kind: key for key, kind in _CLAIM_KEYS.items()}
 _KEY_OF.update({ActionKind.DECLARE_READY: "r", ActionKind.CONCEALED_KONG: "k", ActionKind.ADDED_KONG: "k"})
-
-
-class TileView(Static):
-    """One of the player's tiles; a click puts the cursor on it, a click on the cursor's tile plays it."""
-
-    DEFAULT_CSS = """
-    TileView {
-        width: auto;
-        height: 3;
-        border: round $panel-lighten-2;
-        padding: 0 0;
-        margin: 0 0;
-    }
-    TileView.-cursor { border: heavy $accent; background: $accent 30%; text-style: bold; }
-    TileView.-picked { border: double $warning; background: $warning 40%; }
-    TileView.-drawn { margin: 0 0 0 2; }
-    TileView.-hidden { display: none; }
-    """
-
-    def __init__(self, position: int) -> None:
-        super().__init__("", id=f"tile-{position}", markup=False)
-        self.position = position
-
-    def on_click(self, event: events.Click) -> None:
-        event.stop()
-        screen = self.screen
-        if isinstance(screen, TableScreen):
-            screen.click_tile(self.position)
-
-
-class Chip(KeyChip):
-    """A clickable action label (``h 胡``); a click is the same as its key."""
-
-    DEFAULT_CSS = """
-    Chip { width: auto; height: 1; padding: 0 1; margin: 0 1 0 0; background: $boost; color: $text-muted; }
-    Chip.-legal { background: $success 60%; color: $text; text-style: bold; }
-    """
 
 
 _CHIPS: tuple[tuple[str, str, str], ...] = (
@@ -685,273 +648,6 @@ class TableScreen(Screen[None]):
         """Quit at once; a hand in play is saved as it stands (its record says unfinished)."""
         self.table.save_unfinished()
         self.app.exit()
-
-
-def help_text(lang: str) -> str:
-    if lang == "zh":
-        return (
-            "←/→、Home/End   移动光标\n"
-            "1-9 再按 m/p/s   光标到那张牌（如 5p）\n"
-            "回车            打出光标下的牌；换三张时确认\n"
-            "空格            换三张时选/不选\n"
-            "h 胡  p 碰  k 杠（也是光标下牌的暗杠/补杠）  x 过\n"
-            "r              报叫\n"
-            "m / p / s       定缺时选缺的花色\n"
-            "a              出牌建议（轮到你出牌时）\n"
-            "v              回放上一局（一步一步看）\n"
-            "t              牌的写法：5p / 五筒 / 图形\n"
-            "l              语言：中文 / English\n"
-            "o 设置  ? 帮助  q 退出\n"
-            "鼠标：点一张牌选中，再点一次打出；点下面的按钮等于按键。"
-        )
-    return (
-        "←/→, Home/End   move the cursor over your tiles\n"
-        "1-9 then m/p/s  put the cursor on that tile (5p)\n"
-        "Enter           discard the tile under the cursor; in 换三张, pass the picked three\n"
-        "Space           pick or unpick a tile for 换三张\n"
-        "h hu  p pung  k kong (also 暗杠/补杠 of the tile under the cursor)  x pass\n"
-        "r               declare ready (报叫)\n"
-        "m / p / s       in 定缺, the void suit\n"
-        "a               the advisor's table (on your discard turn)\n"
-        "v               replay the last finished hand, step by step\n"
-        "t               tile style: 5p / 五筒 / glyphs\n"
-        "l               language: 中文 / English\n"
-        "o settings  ? help  q quit\n"
-        "Mouse: click a tile to choose it, click it again to discard; the chips below the hand are keys."
-    )
-
-
-class TextScreen(ModalScreen[None]):
-    """A page of text over the table (help, the advisor's table); Esc, Enter or q closes it."""
-
-    DEFAULT_CSS = """
-    TextScreen { align: center middle; }
-    #text-box {
-        width: 90%; height: auto; max-height: 90%; border: thick $accent; background: $surface; padding: 0 1;
-    }
-    #text-title { text-style: bold; }
-    """
-
-    def __init__(self, title: str, body: str, lang: str) -> None:
-        super().__init__()
-        self.title_text = title
-        self.body = body
-        self.lang = lang
-
-    def compose(self) -> ComposeResult:
-        with VerticalScroll(id="text-box"):
-            yield Static(self.title_text, id="text-title", markup=False)
-            yield Static(Text(self.body), id="text-body")
-            yield Static(tr("close", self.lang), id="text-close", markup=False)
-
-    def on_key(self, event: events.Key) -> None:
-        if event.key in ("escape", "enter", "q", "a", "question_mark"):
-            event.stop()
-            self.dismiss(None)
-
-    def on_click(self, event: events.Click) -> None:
-        self.dismiss(None)
-
-
-class HandOverScreen(ModalScreen[str]):
-    """The end of a hand: every win with its fan, every payment with its reason, 查叫, hands and totals."""
-
-    DEFAULT_CSS = """
-    HandOverScreen { align: center middle; }
-    #over-box { width: 96%; height: 96%; border: thick $success; background: $surface; padding: 0 1; }
-    """
-
-    def __init__(self, summary: HandSummary, table: Table) -> None:
-        super().__init__()
-        self.summary = summary
-        self.table = table
-
-    def compose(self) -> ComposeResult:
-        with VerticalScroll(id="over-box"):
-            yield Static(settlement_text(self.summary, self.table), id="over-text")
-
-    def on_key(self, event: events.Key) -> None:
-        event.stop()
-        if event.key in ("enter", "space"):
-            self.dismiss("next")
-        elif event.key == "q":
-            self.dismiss("quit")
-        elif event.key == "v":
-            self.open_replay()
-
-    def open_replay(self) -> None:
-        """This hand, step by step from its record; closing it comes back here."""
-        try:
-            hands = replays_of_summary(self.summary)
-        except RecordError as exc:  # pragma: no cover - the table wrote the record itself
-            self.app.notify(str(exc), severity="error")
-            return
-        settings = self.table.settings
-        self.app.push_screen(ReplayScreen(hands, settings.lang, settings.tiles))
-
-    def on_click(self, event: events.Click) -> None:
-        self.dismiss("next")
-
-
-def replays_of_summary(summary: HandSummary) -> list[HandReplay]:
-    """A finished hand's record, ready to step through: the saved file, or the same text when none was saved."""
-    if summary.record is not None and summary.record.exists():
-        return replays_of_file(summary.record)
-    return replays_of_text(summary.record_text)
-
-
-def settlement_text(summary: HandSummary, table: Table) -> Text:
-    """The end-of-hand page. Shows every hand: the hand is over, so nothing is hidden any more."""
-    settings = table.settings
-    lang, style = settings.lang, settings.tiles
-    s = summary.settlement
-    out = Text()
-
-    def name(seat: int) -> str:
-        return seat_name(seat, lang, HUMAN)
-
-    out.append(f"{tr('settlement', lang)} — {tr('hand_of', lang, summary.number, settings.hands)}\n", style="bold")
-    out.append(tr(f"reason_{s.reason}", lang) + "\n\n")
-    out.append(tr("wins", lang) + "\n", style="bold underline")
-    if not s.wins:
-        out.append("  -\n")
-    for win in s.wins:
-        tile = tile_text(Tile(win.tile), style).strip()
-        how = tr("self_draw", lang) if win.from_seat is None else tr("from", lang, name(win.from_seat))
-        if win.robbed_kong:
-            how += f" ({tr('robbed', lang)})"
-        out.append(f"  {name(win.seat)}: {tile}  {how}\n", style="green")
-        out.append(f"    {win.score.describe(lang)}\n")
-    out.append("\n" + tr("payments", lang) + "\n", style="bold underline")
-    if not s.payments:
-        out.append(f"  {tr('no_payments', lang)}\n")
-    for p in s.payments:
-        out.append(f"  {tr('pays', lang, name(p.payer), name(p.payee), p.amount, payment_reason(p.reason, lang))}\n")
-    if s.reason == "wall":
-        out.append("\n" + tr("check_ready", lang) + "\n", style="bold underline")
-        won = {w.seat for w in s.wins}
-        for seat in range(4):
-            if seat in won:
-                continue
-            state = tr("is_ready", lang) if s.ready[seat] else tr("not_ready", lang)
-            out.append(f"  {name(seat)}: {state}\n")
-    out.append("\n" + tr("hands", lang) + "\n", style="bold underline")
-    for seat, view in enumerate(summary.hands):
-        melds = "  ".join(meld_text(m, lang, style) for m in view.melds[seat])
-        concealed = tiles_line(sorted(view.tiles), style)
-        out.append(f"  {name(seat)}: {concealed}" + (f"   | {melds}" if melds else "") + "\n")
-    out.append("\n")
-    out.append(f"{tr('this_hand', lang)}: ", style="bold")
-    out.append("   ".join(f"{name(seat)} {s.deltas[seat]:+d}" for seat in range(4)) + "\n")
-    out.append(f"{tr('totals', lang)}: ", style="bold")
-    out.append("   ".join(f"{name(seat)} {summary.totals[seat]:+d}" for seat in range(4)) + "\n")
-    out.append(tr("next_dealer", lang, name(s.next_dealer)) + "\n")
-    if summary.record is not None:
-        out.append(tr("saved", lang, summary.record) + "\n", style="dim")
-    out.append("\n")
-    out.append(tr("match_over" if table.match.is_over else "continue", lang), style="bold reverse")
-    return out
-
-
-class SettingsScreen(ModalScreen[PlaySettings | None]):
-    """Rules preset and options, each bot's tier, hands, seed, language, tiles, timer, bots' pace."""
-
-    DEFAULT_CSS = """
-    SettingsScreen { align: center middle; }
-    #settings-box {
-        width: 100; max-width: 100%; height: auto; max-height: 100%;
-        border: thick $accent; background: $surface; padding: 0 1;
-    }
-    #fields { layout: grid; grid-size: 2; grid-columns: 1fr 1fr; grid-gutter: 0 1; height: auto; }
-    .field { height: 3; }
-    .field Label { width: 15; padding: 1 1 0 0; }
-    .field Input, .field Select { width: 1fr; }
-    #settings-error { color: $error; height: auto; }
-    #settings-buttons { height: 3; align: right middle; }
-    """
-
-    def __init__(self, settings: PlaySettings) -> None:
-        super().__init__()
-        self.settings = settings
-
-    def compose(self) -> ComposeResult:
-        s = self.settings
-        zh = s.lang == "zh"
-        bots = agent_names()
-
-        def field(label: str, widget: Input | Select[str]) -> Horizontal:
-            return Horizontal(Label(label), widget, classes="field")
-
-        presets = [(p, p) for p in PRESETS]
-        tiers = [(b, b) for b in bots]
-        langs = [("中文", "zh"), ("English", "en")]
-        styles = [("5p", "compact"), ("五筒", "zh"), ("🀝 glyph", "glyph")]
-        options = ", ".join(f"{k}={v}" for k, v in s.options.items())
-        timer = "" if s.timer is None else f"{s.timer:g}"
-        note = (
-            "改规则、机器人、局数或种子会开始新比赛" if zh else "Changing rules, bots, hands or seed starts a new match"
-        )
-        with VerticalScroll(id="settings-box"):
-            yield Static(tr("settings", s.lang), markup=False)
-            with Vertical(id="fields"):
-                yield field("规则" if zh else "Rules", Select(presets, value=s.preset, allow_blank=False, id="preset"))
-                yield field("选项" if zh else "Options", Input(options, placeholder="max_fan=4, ...", id="options"))
-                for i in range(3):
-                    label = seat_name(i + 1, s.lang, HUMAN)
-                    yield field(label, Select(tiers, value=s.bots[i], allow_blank=False, id=f"bot{i + 1}"))
-                yield field("局数" if zh else "Hands", Input(str(s.hands), id="hands", type="integer"))
-                yield field("种子" if zh else "Seed", Input(str(s.seed), id="seed", type="integer"))
-                yield field("语言" if zh else "Language", Select(langs, value=s.lang, allow_blank=False, id="lang"))
-                yield field("牌面" if zh else "Tiles", Select(styles, value=s.tiles, allow_blank=False, id="tiles"))
-                yield field("限时秒" if zh else "Claim timer s", Input(timer, placeholder="-", id="timer"))
-                yield field("机器人间隔秒" if zh else "Bot pace s", Input(f"{s.delay:g}", id="delay"))
-            yield Static(note, markup=False)
-            yield Static(id="settings-error", markup=False)
-            with Horizontal(id="settings-buttons"):
-                yield Button("应用" if zh else "Apply", id="apply", variant="primary")
-                yield Button("取消" if zh else "Cancel", id="cancel")
-
-    def on_key(self, event: events.Key) -> None:
-        if event.key == "escape":
-            event.stop()
-            self.dismiss(None)
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        if event.button.id == "cancel":
-            self.dismiss(None)
-            return
-        try:
-            self.dismiss(self.read())
-        except (ValueError, SettingsError) as exc:
-            self.query_one("#settings-error", Static).update(str(exc))
-
-    def read(self) -> PlaySettings:
-        def text(widget_id: str) -> str:
-            return self.query_one(f"#{widget_id}", Input).value.strip()
-
-        def choice(widget_id: str) -> str:
-            return str(self.query_one(f"#{widget_id}", Select).value)
-
-        options = parse_options([part for part in text("options").split(",") if part.strip()])
-        try:
-            hands = int(text("hands"))
-            seed = int(text("seed"))
-            timer = float(text("timer")) if text("timer") else None
-            delay = float(text("delay") or "0")
-        except ValueError as exc:
-            raise SettingsError(f"not a number: {exc}") from None
-        return self.settings.replace(
-            preset=choice("preset"),
-            options=options,
-            bots=(choice("bot1"), choice("bot2"), choice("bot3")),
-            hands=hands,
-            seed=seed,
-            lang=choice("lang"),
-            tiles=choice("tiles"),
-            timer=timer,
-            delay=delay,
-        )
 
 
 class MahjongApp(App[None]):

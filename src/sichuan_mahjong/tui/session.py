@@ -39,6 +39,7 @@ class HandSummary:
     totals: tuple[int, ...]  # match totals after this hand
     record: Path | None
     record_text: str  # the hand's record as saved (JSON Lines), for its replay when no file was written
+    save_error: str | None = None  # why the record could not be saved (the game goes on)
 
 
 class Table:
@@ -100,15 +101,15 @@ class Table:
             raise RuntimeError("the hand is not over")
         if self.summaries and self.summaries[-1].number == self.number:
             return self.summaries[-1]
-        path = None
-        folder = self.settings.records
-        if folder is not None:
-            folder.mkdir(parents=True, exist_ok=True)
-            name = f"{self._stamp}-seed{self.settings.seed}"
-            path = folder / f"{name}-hand{self.number}.jsonl"
-            save_hand(self.game, path)
-            save_match(self.match, folder / f"{name}-match.jsonl")
+        path: Path | None = None
+        error = None
+        if self.settings.records is not None:
+            try:
+                path = self._save(self.settings.records, "")
+            except OSError as exc:
+                error = f"{exc.filename or self.settings.records}: {exc.strerror or exc}"
         summary = HandSummary(
+            save_error=error,
             record_text=hand_to_jsonl(self.game),
             number=self.number,
             dealer=self.game.dealer,
@@ -122,12 +123,15 @@ class Table:
 
     def save_unfinished(self) -> Path | None:
         """On quitting mid-hand: save the hand so far (``...-unfinished.jsonl``), if records are kept."""
-        folder = self.settings.records
-        if folder is None or self.game.is_over:
+        if self.settings.records is None or self.game.is_over:
             return None
+        return self._save(self.settings.records, "-unfinished")
+
+    def _save(self, folder: Path, suffix: str) -> Path:
+        """The hand in play and the match so far, into ``folder``; an OSError says why not."""
         folder.mkdir(parents=True, exist_ok=True)
         name = f"{self._stamp}-seed{self.settings.seed}"
-        path = folder / f"{name}-hand{self.number}-unfinished.jsonl"
+        path = folder / f"{name}-hand{self.number}{suffix}.jsonl"
         save_hand(self.game, path)
         save_match(self.match, folder / f"{name}-match.jsonl")
         return path

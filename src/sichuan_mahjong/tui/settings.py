@@ -15,7 +15,15 @@ from pathlib import Path
 from sichuan_mahjong.rules import PRESETS, Rules, RulesError
 from sichuan_mahjong.text import LANGS, TILE_STYLES
 
-__all__ = ["DEFAULT_BOTS", "GAME_FIELDS", "PlaySettings", "SettingsError", "default_records_dir", "parse_options"]
+__all__ = [
+    "DEFAULT_BOTS",
+    "GAME_FIELDS",
+    "PlaySettings",
+    "SettingsError",
+    "check_records_dir",
+    "default_records_dir",
+    "parse_options",
+]
 
 DEFAULT_BOTS: tuple[str, str, str] = ("expert", "expert", "expert")
 #: The fields whose change needs a new match.
@@ -30,6 +38,18 @@ def default_records_dir() -> Path:
     """``$XDG_DATA_HOME/sichuan_mahjong/records`` (``~/.local/share/...`` when unset)."""
     base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return Path(base) / "sichuan_mahjong" / "records"
+
+
+def check_records_dir(folder: Path) -> None:
+    """Make sure finished hands can be saved in ``folder`` (created if missing) before a hand is played."""
+    if folder.exists() and not folder.is_dir():
+        raise SettingsError(f"--records {folder}: not a folder")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise SettingsError(f"--records {folder}: cannot create the folder ({exc.strerror or exc})") from None
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise SettingsError(f"--records {folder}: the folder is not writable")
 
 
 def parse_options(items: Sequence[str]) -> dict[str, str]:

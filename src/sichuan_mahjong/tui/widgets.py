@@ -27,3 +27,40 @@ class KeyChip(Static):
         screen = self.screen
         if isinstance(screen, KeyScreen):
             screen.press_key(self.key)
+
+
+class TileView(Static):
+    """One of the player's tiles; a click puts the cursor on it, a click on the cursor's tile plays it."""
+
+    DEFAULT_CSS = """
+    TileView {
+        width: auto;
+        height: 3;
+        border: round $panel-lighten-2;
+        padding: 0 0;
+        margin: 0 0;
+    }
+    TileView.-cursor { border: heavy $accent; background: $accent 30%; text-style: bold; }
+    TileView.-picked { border: double $warning; background: $warning 40%; }
+    TileView.-drawn { margin: 0 0 0 2; }
+    TileView.-hidden { display: none; }
+    """
+
+    def __init__(self, position: int) -> None:
+        super().__init__("", id=f"tile-{position}", markup=False)
+        self.position = position
+
+    def on_click(self, event: events.Click) -> None:
+        event.stop()
+        click = getattr(self.screen, "click_tile", None)
+        if callable(click):
+            click(self.position)
+
+
+class Chip(KeyChip):
+    """A clickable action label (``h 胡``); a click is the same as its key."""
+
+    DEFAULT_CSS = """
+    Chip { width: auto; height: 1; padding: 0 1; margin: 0 1 0 0; background: $boost; color: $text-muted; }
+    Chip.-legal { background: $success 60%; color: $text; text-style: bold; }
+    """
