@@ -9,6 +9,7 @@ import re
 import socket
 import statistics
 import sys
+import threading
 import types
 from pathlib import Path
 from typing import Any
@@ -169,6 +170,13 @@ class _FakeRay(types.ModuleType):
         raise ConnectionError(f"Failed to connect to Ray cluster at {address}") from self.cause
 
 
+def _answer_as_grpc(listener: socket.socket) -> None:
+    """Accept one connection and send an HTTP/2 SETTINGS frame, the first thing a gRPC server says."""
+    conn, _ = listener.accept()
+    with conn:
+        conn.sendall(bytes([0, 0, 0, 4, 0, 0, 0, 0, 0]))
+
+
 class AuthenticationError(RuntimeError):
     """Named as Ray names it (ray.exceptions.AuthenticationError)."""
 
@@ -187,11 +195,14 @@ def test_ray_join_errors_are_one_line(
     cause: Exception, message: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setitem(sys.modules, "ray", _FakeRay(cause))
-    with socket.socket() as listener:  # something answers, so the failure is Ray's, after the TCP check
+    with socket.socket() as listener:  # something answers as gRPC does, so the failure is Ray's, after the check
         listener.bind(("127.0.0.1", 0))
         listener.listen()
         address = f"127.0.0.1:{listener.getsockname()[1]}"
+        answer = threading.Thread(target=_answer_as_grpc, args=(listener,), daemon=True)
+        answer.start()
         assert main(["simulate", "--hands", "4", "--backend", "ray", "--address", address]) == 2
+        answer.join(timeout=10)
     out, err = capsys.readouterr()
     assert out == "" and err.count("\n") == 1, err
     assert re.search(message, err), err

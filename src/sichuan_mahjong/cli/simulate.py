@@ -44,7 +44,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "the package is shipped to its workers (docs/simulate.md)",
     )
     p.add_argument("--json", action="store_true", help="print the statistics as JSON")
-    p.add_argument("--plot", metavar="FILE", help="write a plot of the results (PNG, SVG or PDF by suffix)")
+    p.add_argument("--plot", metavar="FILE", help="write a plot of the results to FILE.png, FILE.svg or FILE.pdf")
     p.add_argument("--no-progress", action="store_true", help="never draw a progress bar")
 
 
@@ -53,6 +53,11 @@ def run(args: argparse.Namespace) -> int:
     players = [name.strip() for name in args.players.split(",") if name.strip()]
     if args.address and args.backend != "ray":
         raise SimulationError("--address is for --backend ray")
+    plot = None
+    if args.plot:
+        from sichuan_mahjong.sim.plot import check_plot_path
+
+        plot = check_plot_path(args.plot)  # a plot that cannot be written fails now, not after every hand
     progress = not args.no_progress and args.hands >= PROGRESS_MIN_HANDS and sys.stderr.isatty()
     summary = run_tournament(
         players,
@@ -65,14 +70,15 @@ def run(args: argparse.Namespace) -> int:
         address=args.address,
         progress=progress,
     )
-    if args.plot:
-        from sichuan_mahjong.sim.plot import plot_summary
-
-        plot_summary(summary, args.plot)
     if args.json:
         print(json.dumps(summary.to_dict(), ensure_ascii=False))
     else:
         print(summary.table())
-        if args.plot:
-            print(f"plot written to {args.plot}")
+    sys.stdout.flush()  # the results are out before the plot is drawn
+    if plot is not None:
+        from sichuan_mahjong.sim.plot import plot_summary
+
+        written = plot_summary(summary, plot)
+        if not args.json:
+            print(f"plot written to {written}")
     return 0

@@ -6,12 +6,39 @@ file-only Agg back end, so a run on a server without a display works.
 
 from __future__ import annotations
 
+import importlib.util
+import tempfile
 from pathlib import Path
 
 from sichuan_mahjong.sim.runner import SimulationError
 from sichuan_mahjong.sim.stats import Summary
 
-__all__ = ["plot_summary"]
+__all__ = ["PLOT_SUFFIXES", "check_plot_path", "plot_summary"]
+
+#: The formats a plot can be written in, by the file name's suffix.
+PLOT_SUFFIXES = (".png", ".svg", ".pdf")
+_NEEDS_MATPLOTLIB = "--plot needs matplotlib: pip install 'sichuan-mahjong[sim]'"
+
+
+def check_plot_path(path: str | Path) -> Path:
+    """Make sure a plot can be written at ``path`` before any hand is played; its folder is created if missing.
+
+    The name must end in one of :data:`PLOT_SUFFIXES` (the file written is exactly the one named).
+    """
+    path = Path(path)
+    if path.suffix.lower() not in PLOT_SUFFIXES:
+        raise SimulationError(f"--plot {path}: the file name must end in {', '.join(PLOT_SUFFIXES)}")
+    if importlib.util.find_spec("matplotlib") is None:
+        raise SimulationError(_NEEDS_MATPLOTLIB)
+    if path.is_dir():
+        raise SimulationError(f"--plot {path}: is a folder")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=path.parent):
+            pass
+    except OSError as exc:
+        raise SimulationError(f"--plot {path}: cannot write there ({exc.strerror or exc})") from None
+    return path
 
 
 def plot_summary(summary: Summary, path: str | Path) -> Path:
@@ -22,7 +49,7 @@ def plot_summary(summary: Summary, path: str | Path) -> Path:
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        raise SimulationError("--plot needs matplotlib: pip install 'sichuan-mahjong[sim]'") from None
+        raise SimulationError(_NEEDS_MATPLOTLIB) from None
     path = Path(path)
     labels = [f"{i + 1}. {name}" for i, name in enumerate(summary.players)]
     stats = summary.stats
@@ -49,6 +76,7 @@ def plot_summary(summary: Summary, path: str | Path) -> Path:
     ax2.legend()
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path)
+    suffix = path.suffix.lower()
+    fig.savefig(path, format=suffix[1:] if suffix in PLOT_SUFFIXES else None)
     plt.close(fig)
     return path

@@ -11,11 +11,12 @@ the number of jobs: every deal and every bot is seeded from the tournament seed 
 
 from __future__ import annotations
 
+import signal
 import socket
 import sys
+import threading
 import time
 from collections.abc import Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from typing import Any, TextIO
 
@@ -164,37 +165,74 @@ def _run_inline(tasks: list[ChunkTask]) -> Iterator[list[DealResult]]:
         yield run_chunk(task)
 
 
+def _ignore_interrupts() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _run_processes(tasks: list[ChunkTask], jobs: int) -> Iterator[list[DealResult]]:
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        pending: set[Future[list[DealResult]]] = {pool.submit(run_chunk, t) for t in tasks}
-        while pending:
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for future in done:
-                yield future.result()
+    """Chunks on worker processes. Ctrl-C reaches the workers too (one process group): they ignore it, and this
+    process, on its KeyboardInterrupt (or any error, or a caller that stops early), terminates them at once
+    instead of waiting for the chunks in play."""
+    import multiprocessing
+
+    in_main = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if in_main else None  # workers are born ignoring it
+    try:
+        pool = multiprocessing.Pool(jobs, initializer=_ignore_interrupts)
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
+    with pool:  # leaving the block terminates the workers
+        yield from pool.imap_unordered(run_chunk, tasks)
 
 
 #: Seconds to wait for a TCP answer from a cluster address before saying nothing listens there.
 CONNECT_TIMEOUT = 5.0
+#: The HTTP/2 client preface and an empty SETTINGS frame: what a gRPC client (Ray's, too) says first.
+_H2_PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + bytes([0, 0, 0, 4, 0, 0, 0, 0, 0])
+_H2_SETTINGS = 4
 
 
 def check_ray_address(address: str, timeout: float = CONNECT_TIMEOUT) -> None:
-    """Fail at once, in one line, when nothing listens at a ``host:port`` (or ``ray://host:port``) address.
+    """Fail at once, in one line, when no Ray cluster answers at a ``host:port`` (or ``ray://host:port``) address.
 
     Without this, ``ray.init`` retries an address where nothing listens for many minutes (about forty seconds
-    per attempt, twenty attempts), printing C++ warnings all the while. Other forms (``auto``) are left to Ray.
+    per attempt, twenty attempts), printing C++ warnings all the while, and hangs as long on a port where some
+    other server listens. Ray's head (and its client server) speak gRPC, so a server that does not answer the
+    HTTP/2 preface with a SETTINGS frame is not Ray. Other forms (``auto``) are left to Ray.
     """
     host, sep, port = address.removeprefix("ray://").rpartition(":")
     if not sep or not host or not port.isdigit():
         return
     try:
-        with socket.create_connection((host.strip("[]"), int(port)), timeout=timeout):
-            pass
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=timeout) as conn:
+            answer = _first_frame(conn)
     except OSError as exc:
         why = exc.strerror or str(exc) or type(exc).__name__
         raise SimulationError(
             f"no Ray cluster answers at {address} ({why}); start one with `ray start --head --port {port}` "
             "or give the address that `ray start` printed"
         ) from None
+    if answer is None or answer[3] != _H2_SETTINGS or answer[5:9] != bytes(4):
+        raise SimulationError(
+            f"not a Ray cluster at {address}: something else listens on port {port} (it does not speak gRPC); "
+            "give the address that `ray start` printed"
+        )
+
+
+def _first_frame(conn: socket.socket) -> bytes | None:
+    """The 9-byte header of the first HTTP/2 frame the server sends after the client preface; None if silent."""
+    conn.sendall(_H2_PREFACE)
+    header = b""
+    try:
+        while len(header) < 9:
+            chunk = conn.recv(9 - len(header))
+            if not chunk:
+                return None
+            header += chunk
+    except TimeoutError:
+        return None
+    return header
 
 
 def _join_error(address: str, exc: BaseException) -> SimulationError:
