@@ -314,7 +314,7 @@ def test_timer_passes_a_claim(tmp_path: Path) -> None:
     """Seed 15 offers the player a claim before his first discard; with a timer set it passes by itself."""
 
     async def go() -> None:
-        app = MahjongApp(settings(tmp_path, seed=15, timer=0.3))
+        app = MahjongApp(settings(tmp_path, seed=15, timer=1.5))  # long enough to be read on a loaded machine
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
             table = app.table_screen
