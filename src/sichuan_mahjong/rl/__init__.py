@@ -1,0 +1,47 @@
+"""Reinforcement learning: a PettingZoo ``AECEnv``, a Gymnasium single-seat env and the observation encoder.
+
+Needs the optional extra ``rl`` (``pip install 'sichuan-mahjong[rl]'``: gymnasium, pettingzoo). docs/rl.md has
+the observation layout, the action index, rewards, speed and a training example.
+
+>>> import gymnasium
+>>> from sichuan_mahjong import rl
+>>> aec = rl.env(rules="app", seed=0)           # PettingZoo AEC, agents player_0..player_3
+>>> aec.reset()
+>>> aec.agent_selection, aec.observe(aec.agent_selection)["observation"].shape
+('player_0', (90, 27))
+>>> one = gymnasium.make("SichuanMahjong-v0", rules="app", opponents="expert")   # one seat against bots
+>>> obs, info = one.reset(seed=0)
+>>> int(obs["action_mask"].sum()) > 0
+True
+"""
+
+try:
+    import gymnasium as _gymnasium  # noqa: F401
+    import pettingzoo as _pettingzoo  # noqa: F401
+except ImportError as exc:  # pragma: no cover - depends on the environment
+    raise ImportError(
+        f"sichuan_mahjong.rl needs the optional extra 'rl' (gymnasium, pettingzoo): "
+        f"pip install 'sichuan-mahjong[rl]' ({exc})"
+    ) from exc
+
+from sichuan_mahjong.rl.aec import AGENTS, env, raw_env
+from sichuan_mahjong.rl.encode import NUM_PLANES, OBS_SHAPE, PLANES, Encoder, Plane, encode
+from sichuan_mahjong.rl.gym_env import SichuanMahjongEnv
+from sichuan_mahjong.rl.registration import ENV_ID, register
+
+__all__ = [
+    "AGENTS",
+    "ENV_ID",
+    "NUM_PLANES",
+    "OBS_SHAPE",
+    "PLANES",
+    "Encoder",
+    "Plane",
+    "SichuanMahjongEnv",
+    "encode",
+    "env",
+    "raw_env",
+    "register",
+]
+
+register()

@@ -1,0 +1,195 @@
+"""The Gymnasium environment ``SichuanMahjong-v0``: one seat of one hand, the other three played by bots.
+
+``gymnasium.make("SichuanMahjong-v0", rules="app", opponents="expert")`` (after ``import sichuan_mahjong.rl``, or
+as ``"sichuan_mahjong.rl:SichuanMahjong-v0"`` without it). Options:
+
+* ``rules``: a :class:`~sichuan_mahjong.Rules` or a preset name (``"app"``, ``"seed"``, ...);
+* ``opponents``: one bot name for all three (``"expert"``), or one per seat in play order after ``seat``, as a
+  list or a comma-separated string (``"expert,random,efficient"``); any name of
+  :func:`~sichuan_mahjong.agents.agent_names`, or an object with ``act(view, legal)``;
+* ``seat``: the learner's seat, 0..3 (the dealer is rolled by the dice, so any seat deals as often);
+* ``reward_scale``: the reward is the seat's points for the hand × this, at the end, 0 before;
+* ``illegal``: what an action outside the mask does: ``"penalty"`` (default: the episode ends with reward
+  ``illegal_reward`` × ``reward_scale``, ``info["illegal_action"]`` set, the hand abandoned) or ``"raise"``
+  (:class:`~sichuan_mahjong.IllegalActionError`). Gymnasium's own checker steps random unmasked actions, so
+  ``"penalty"`` is the default; mask your policy (``obs["action_mask"]`` or ``env.action_masks()``);
+* ``render_mode``: ``"ansi"`` (``render()`` returns the table as text) or ``"human"`` (prints it each step).
+
+The observation is the AEC env's: ``{"observation": float32 (90, 27), "action_mask": int8 (584,)}`` from this
+seat's view only. The bots see their own views only and answer before the learner's answer is applied, so
+their answers never depend on it. ``reset(seed=...)`` seeds the hands and the bots. A hand that ends before
+the seat is asked anything (a 天胡 in a mode without 换三张, say) is skipped and counted in
+``info["skipped_hands"]`` with the seat's points in ``info["skipped_rewards"]``; it is rare.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Final, SupportsFloat
+
+import gymnasium
+import numpy as np
+import numpy.typing as npt
+
+from sichuan_mahjong.agents import Agent, make_agent
+from sichuan_mahjong.game.actions import NUM_ACTIONS, Action, IllegalActionError
+from sichuan_mahjong.game.state import Game
+from sichuan_mahjong.rl.encode import Encoder
+from sichuan_mahjong.rl.render import table_text
+from sichuan_mahjong.rl.spaces import (
+    RENDER_MODES,
+    Obs,
+    action_space,
+    as_rules,
+    as_scale,
+    check_render_mode,
+    checked_action,
+    legal_mask,
+    observation_space,
+    observe_view,
+)
+from sichuan_mahjong.rules import Rules
+
+__all__ = ["SichuanMahjongEnv"]
+
+_SEED_BOUND: Final = 2**62
+ILLEGAL_MODES: Final = ("penalty", "raise")
+
+
+def _opponent_specs(opponents: str | Sequence[str | Agent]) -> list[str | Agent]:
+    if isinstance(opponents, str):
+        names: list[str | Agent] = [n.strip() for n in opponents.split(",")]
+    else:
+        names = list(opponents)
+    if len(names) == 1:
+        names *= 3
+    if len(names) != 3:
+        raise ValueError(f"opponents: one bot for all three seats or one per seat (three), got {len(names)}: {names}")
+    for n in names:
+        if isinstance(n, str):
+            make_agent(n, 0)  # an unknown name raises UnknownAgentError listing the bots
+        elif not callable(getattr(n, "act", None)):
+            raise TypeError(f"opponents: a bot name or an object with act(view, legal), got {n!r}")
+    return names
+
+
+class SichuanMahjongEnv(gymnasium.Env[dict[str, Any], np.int64]):
+    """One seat against three bots; see the module docstring."""
+
+    metadata = {"render_modes": list(RENDER_MODES)}  # noqa: RUF012  # Gymnasium's attribute
+
+    def __init__(
+        self,
+        rules: Rules | str = "app",
+        opponents: str | Sequence[str | Agent] = "expert",
+        seat: int = 0,
+        reward_scale: float = 1.0,
+        illegal: str = "penalty",
+        illegal_reward: float = -16.0,
+        render_mode: str | None = None,
+    ) -> None:
+        self.rules = as_rules(rules)
+        self._specs = _opponent_specs(opponents)
+        if not isinstance(seat, int) or not 0 <= seat < 4:
+            raise ValueError(f"seat must be 0..3, got {seat!r}")
+        if illegal not in ILLEGAL_MODES:
+            raise ValueError(f"illegal must be one of {', '.join(ILLEGAL_MODES)}, got {illegal!r}")
+        self.seat = seat
+        self.reward_scale = as_scale(reward_scale)
+        self.illegal = illegal
+        self.illegal_reward = float(illegal_reward)
+        self.render_mode = check_render_mode(render_mode)
+        self.observation_space = observation_space()
+        self.action_space = action_space()
+        self._encoder = Encoder()
+        self.game: Game | None = None
+        self._bots: dict[int, Agent] = {}
+        self._done = True
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Obs, dict[str, Any]]:
+        super().reset(seed=seed)
+        skipped: list[float] = []
+        while True:
+            rng = self.np_random
+            game = self.game = Game(self.rules, seed=int(rng.integers(_SEED_BOUND)))
+            others = [(self.seat + k) % 4 for k in (1, 2, 3)]
+            self._bots = {
+                s: make_agent(spec, int(rng.integers(_SEED_BOUND))) if isinstance(spec, str) else spec
+                for s, spec in zip(others, self._specs, strict=True)
+            }
+            self._play_bots()
+            if not game.is_over:
+                break
+            skipped.append(game.result.deltas[self.seat] * self.reward_scale)
+        self._done = False
+        info: dict[str, Any] = {}
+        if skipped:
+            info = {"skipped_hands": len(skipped), "skipped_rewards": skipped}
+        if self.render_mode == "human":
+            self.render()
+        return self._observe(), info
+
+    def step(self, action: np.int64 | int) -> tuple[Obs, SupportsFloat, bool, bool, dict[str, Any]]:
+        game = self.game
+        if game is None or self._done:
+            raise RuntimeError("the episode is over (or never began): call reset()")
+        pending = game.to_act()
+        try:
+            mine = checked_action(action, pending[self.seat], f"seat {self.seat}")
+        except IllegalActionError:
+            if self.illegal == "raise":
+                raise
+            self._done = True
+            return self._observe(), self.illegal_reward * self.reward_scale, True, False, {"illegal_action": True}
+        answers: dict[int, Action] = {self.seat: mine}
+        for s, legal in pending.items():
+            if s != self.seat:
+                answers[s] = self._bots[s].act(game.view(s), legal)
+        game.step(answers)
+        self._play_bots()
+        reward = 0.0
+        info: dict[str, Any] = {}
+        if game.is_over:
+            self._done = True
+            result = game.result
+            reward = result.deltas[self.seat] * self.reward_scale
+            info = {"deltas": list(result.deltas), "reason": result.reason}
+        if self.render_mode == "human":
+            self.render()
+        return self._observe(), reward, self._done, False, info
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """The legal actions now as booleans (the name sb3-contrib's ``MaskablePPO`` looks for)."""
+        if self.game is None or self._done:
+            return np.zeros(NUM_ACTIONS, dtype=np.bool_)
+        return legal_mask(self.game.view(self.seat).legal).astype(np.bool_)
+
+    def render(self) -> str | None:
+        """``ansi``: the table as text; ``human``: prints it and returns None."""
+        if self.render_mode is None or self.game is None:
+            return None
+        text = table_text(self.game.view(self.seat))
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def _play_bots(self) -> None:
+        """Let the bots answer until the learner is asked (alone or with others) or the hand is over."""
+        game = self._game()
+        seat = self.seat
+        bots = self._bots
+        while not game.is_over:
+            pending = game.to_act()
+            if seat in pending:
+                return
+            game.step({s: bots[s].act(game.view(s), legal) for s, legal in pending.items()})
+
+    def _observe(self) -> Obs:
+        game = self._game()
+        return observe_view(self._encoder, game.view(self.seat), not self._done and not game.is_over)
+
+    def _game(self) -> Game:
+        if self.game is None:
+            raise RuntimeError("call reset() first")
+        return self.game
