@@ -21,12 +21,13 @@ import importlib
 import json
 import math
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import nullcontext
 from typing import cast
 
 import sichuan_mahjong as sm
 from sichuan_mahjong.agents import agent_names
 from sichuan_mahjong.sim import run_tournament
-from sichuan_mahjong.sim.runner import ChunkTask, run_chunk
+from sichuan_mahjong.sim.runner import ChunkTask, Progress, run_chunk
 from sichuan_mahjong.sim.stats import DealResult, t_quantile_975
 
 PAIRINGS = (("efficient", "random"), ("expert", "random"), ("expert", "efficient"))
@@ -37,8 +38,26 @@ def _deal_means(results: list[DealResult]) -> dict[int, float]:
     return {d.seed: sum(h[0].points for h in d.hands) / len(d.hands) for d in results}
 
 
+def _play_rates(results: list[DealResult]) -> dict[str, float]:
+    """Player 0's win rate, deal-in rate and mean fan of his wins, over every hand of these deals."""
+    hands = [h[0] for d in results for h in d.hands]
+    fans = [o.fan for o in hands if o.won and o.fan is not None]
+    return {
+        "win_rate": sum(o.won for o in hands) / len(hands),
+        "deal_in_rate": sum(o.dealt_in for o in hands) / len(hands),
+        "mean_fan": sum(fans) / len(fans) if fans else 0.0,
+    }
+
+
 def paired(
-    agent: str, baseline: str, field: str, hands: int, rules: sm.Rules, seed: int = 0, jobs: int = 2
+    agent: str,
+    baseline: str,
+    field: str,
+    hands: int,
+    rules: sm.Rules,
+    seed: int = 0,
+    jobs: int = 2,
+    show_progress: bool = False,
 ) -> dict[str, object]:
     """Mean per-deal difference (agent - baseline), each against three ``field`` bots on the same deals."""
     for name in (agent, baseline, field):
@@ -52,14 +71,21 @@ def paired(
         for who in (agent, baseline)
         for start in range(0, deals, size)
     ]
-    if jobs > 1:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            chunks = list(pool.map(run_chunk, tasks))
-    else:
-        chunks = [run_chunk(t) for t in tasks]
+    progress = Progress(2 * 4 * deals) if show_progress else None
+    chunks: list[list[DealResult]] = []
+    with ProcessPoolExecutor(max_workers=jobs) if jobs > 1 else nullcontext() as pool:
+        results = pool.map(run_chunk, tasks) if pool is not None else map(run_chunk, tasks)
+        for chunk in results:
+            chunks.append(chunk)
+            if progress is not None:
+                progress.update(sum(len(d.hands) for d in chunk))
+    if progress is not None:
+        progress.close()
     half_way = len(tasks) // 2
-    a = _deal_means([d for c in chunks[:half_way] for d in c])
-    b = _deal_means([d for c in chunks[half_way:] for d in c])
+    a_deals = [d for c in chunks[:half_way] for d in c]
+    b_deals = [d for c in chunks[half_way:] for d in c]
+    a = _deal_means(a_deals)
+    b = _deal_means(b_deals)
     diffs = [a[k] - b[k] for k in sorted(a)]
     n = len(diffs)
     mean = sum(diffs) / n
@@ -71,6 +97,7 @@ def paired(
     var_a = sum((a[k] - mean_a) ** 2 for k in a) / (n - 1)
     var_b = sum((b[k] - mean_b) ** 2 for k in b) / (n - 1)
     unpaired = t_quantile_975(n - 1) * math.sqrt((var_a + var_b) / n)
+    t = t_quantile_975(n - 1)
     return {
         "agent": agent,
         "baseline": baseline,
@@ -78,6 +105,11 @@ def paired(
         "hands": 4 * n,
         "agent_mean": mean_a,
         "baseline_mean": mean_b,
+        # Each bot's own points per hand against the field, with the interval over deals (the unpaired figure).
+        "agent_ci95": [mean_a - t * math.sqrt(var_a / n), mean_a + t * math.sqrt(var_a / n)],
+        "baseline_ci95": [mean_b - t * math.sqrt(var_b / n), mean_b + t * math.sqrt(var_b / n)],
+        "agent_play": _play_rates(a_deals),
+        "baseline_play": _play_rates(b_deals),
         "diff": mean,
         "ci95": [mean - half, mean + half],
         "unpaired_half_width": unpaired,
@@ -94,13 +126,16 @@ def main() -> None:
     parser.add_argument("--agent", default="expert", help="paired mode: the bot measured")
     parser.add_argument("--baseline-agent", help="paired mode: the bot it is compared with on the same deals")
     parser.add_argument("--field", default="efficient", help="paired mode: the three opponents")
+    parser.add_argument("--progress", action="store_true", help="paired mode: a progress bar on stderr")
     parser.add_argument("--import", dest="modules", action="append", default=[], help="module registering bots")
     args = parser.parse_args()
     for module in args.modules:
         importlib.import_module(module)
     rules = sm.Rules.preset(args.rules)
     if args.baseline_agent:
-        row = paired(args.agent, args.baseline_agent, args.field, args.hands, rules, args.seed, args.jobs)
+        row = paired(
+            args.agent, args.baseline_agent, args.field, args.hands, rules, args.seed, args.jobs, args.progress
+        )
         if args.json:
             print(json.dumps(row))
         else:
@@ -111,6 +146,14 @@ def main() -> None:
                 f"({row['agent_mean']:+.3f} vs {row['baseline_mean']:+.3f}; unpaired it would be "
                 f"+/-{row['unpaired_half_width']:.3f})"
             )
+            for who in ("agent", "baseline"):
+                mlo, mhi = cast("list[float]", row[f"{who}_ci95"])
+                play = cast("dict[str, float]", row[f"{who}_play"])
+                print(
+                    f"  {row[who]:>9} vs 3x {args.field}: {row[f'{who}_mean']:+.3f} per hand, 95% CI "
+                    f"[{mlo:+.3f}, {mhi:+.3f}]  (win {play['win_rate']:.1%}, deal-in {play['deal_in_rate']:.1%}, "
+                    f"mean fan {play['mean_fan']:.2f})"
+                )
         return
     rows = []
     for challenger, field in PAIRINGS:

@@ -23,7 +23,7 @@ def test_registry() -> None:
     for name in agent_names():
         bot = make_agent(name, seed=1)
         assert isinstance(bot, Agent) and bot.name == name
-    with pytest.raises(UnknownAgentError, match="unknown bot 'nobody'; bots: random, efficient, expert"):
+    with pytest.raises(UnknownAgentError, match="unknown bot 'nobody'; bots: random, efficient, expert, master"):
         make_agent("nobody")
     assert set(AGENTS) >= {"random", "efficient", "expert"}
 

@@ -2,7 +2,7 @@
 
 >>> from sichuan_mahjong.agents import make_agent, agent_names
 >>> agent_names()
-['random', 'efficient', 'expert']
+['random', 'efficient', 'expert', 'master']
 >>> make_agent("efficient", seed=1).name
 'efficient'
 """
@@ -10,6 +10,7 @@
 from sichuan_mahjong.agents.base import AGENTS, Agent, UnknownAgentError, agent_names, make_agent, register
 from sichuan_mahjong.agents.efficient import EfficientAgent
 from sichuan_mahjong.agents.expert import ExpertAgent
+from sichuan_mahjong.agents.master import MasterAgent
 from sichuan_mahjong.agents.random_agent import RandomAgent
 
 __all__ = [
@@ -17,6 +18,7 @@ __all__ = [
     "Agent",
     "EfficientAgent",
     "ExpertAgent",
+    "MasterAgent",
     "RandomAgent",
     "UnknownAgentError",
     "agent_names",

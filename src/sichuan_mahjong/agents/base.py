@@ -45,7 +45,7 @@ def register(name: str) -> Callable[[AgentFactory], AgentFactory]:
 
 
 #: The built-in tiers, weakest first; bots registered later follow in name order.
-_TIERS = ("random", "efficient", "expert")
+_TIERS = ("random", "efficient", "expert", "master")
 
 
 def agent_names() -> list[str]:
@@ -53,7 +53,7 @@ def agent_names() -> list[str]:
 
 
 def make_agent(name: str, seed: int | None = None) -> Agent:
-    """A new bot by name (``random``, ``efficient``, ``expert``); its own ``random.Random(seed)``."""
+    """A new bot by name (``random``, ``efficient``, ``expert``, ``master``); its own ``random.Random(seed)``."""
     try:
         factory = AGENTS[name]
     except KeyError:

@@ -1,0 +1,200 @@
+"""``master``: the expert, checked by search at the decisions where the expert is unsure.
+
+At every decision the expert's choice comes first (:class:`~sichuan_mahjong.agents.expert.ExpertAgent`). Where
+it matters and the expert's own prices are close, the master plays the hand out instead of pricing it:
+
+* **candidates**: near ready (the best discard leaves shanten <= 1), the expert's best discards whose price is
+  within :data:`MARGIN` of the best (at most :data:`TOP`), and any kong offered; on a discard it could claim,
+  pass, pung and kong;
+* **determinization**: :func:`~sichuan_mahjong.game.sample.sample_game` draws the hidden tiles (the others'
+  hands and the wall) consistent with this seat's view alone: unseen counts, voids, 报叫, hand sizes;
+* **play-out**: each candidate is played on the same samples (common random numbers: the same hidden tiles
+  and the same bots) to the end of the hand, this seat by the expert (so a plan for value, such as a pung
+  towards 清一色, is played as the expert would) and the others by a fast shanten bot (``efficient`` without
+  its ukeire tie-break); its value is this seat's points from now on;
+* **choice**: the candidate with the best mean replaces the expert's choice only when its mean gain over the
+  expert's choice on the same samples exceeds :data:`Z` standard errors (and :data:`MIN_GAIN`): search
+  corrects the expert where the play-outs clearly disagree, and noise never overrules it.
+
+``samples`` (play-outs per candidate) and ``think_ms`` (a time budget per decision that stops sampling early)
+trade time for strength; ``policy`` (:data:`POLICIES`) picks the play-out bots and ``scope`` (:data:`SCOPES`)
+which decisions are searched. The bot sees nothing but its Observation: the samples come from the view and the
+bot's own seeded random generator, never from the game.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Sequence
+
+from sichuan_mahjong.agents.base import register
+from sichuan_mahjong.agents.efficient import EfficientAgent, _centrality, kind_of
+from sichuan_mahjong.agents.expert import ExpertAgent, TableRead
+from sichuan_mahjong.agents.hand import HandState, read_view
+from sichuan_mahjong.game.actions import Action, ActionKind
+from sichuan_mahjong.game.sample import SampleError, sample_game
+from sichuan_mahjong.game.view import Observation
+
+__all__ = ["POLICIES", "SCOPES", "MasterAgent"]
+
+#: Play-outs per candidate at a searched decision.
+SAMPLES = 6
+#: Expert prices within this of the best (in units of the base) make a discard a candidate ...
+MARGIN = 0.25
+#: ... and at most this many discards are searched.
+TOP = 3
+#: The search overrules the expert only when its mean gain is this many standard errors above zero ...
+Z = 1.5
+#: ... and at least this many points.
+MIN_GAIN = 0.1
+#: Search discards only when the best leaves the hand this close to ready (shanten).
+NEAR = 1
+
+
+@register("master")
+class MasterAgent(ExpertAgent):
+    name = "master"
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        *,
+        samples: int = SAMPLES,
+        think_ms: float | None = None,
+        policy: str = "mixed",
+        scope: str = "all",
+        z: float = Z,
+    ) -> None:
+        super().__init__(seed)
+        if samples < 2:
+            raise ValueError(f"samples must be at least 2, got {samples}")
+        if policy not in _POLICIES:
+            raise ValueError(f"unknown play-out policy {policy!r}; policies: {', '.join(_POLICIES)}")
+        if scope not in SCOPES:
+            raise ValueError(f"unknown search scope {scope!r}; scopes: {', '.join(SCOPES)}")
+        self.samples = samples
+        self.think_ms = think_ms
+        self.policy = policy
+        self.scope = scope
+        self.z = z
+        self.searched = 0  # decisions searched, and of those, overruled (for the benchmarks)
+        self.overruled = 0
+
+    def act(self, view: Observation, legal: Sequence[Action]) -> Action:
+        choice = super().act(view, legal)
+        if len(legal) == 1 or view.phase not in ("play", "claim"):
+            return choice
+        candidates = self._candidates(view, legal, choice)
+        if len(candidates) < 2:
+            return choice
+        return self._search(view, candidates, choice)
+
+    # -------------------------------------------------------------------------------------- candidates
+    def _candidates(self, view: Observation, legal: Sequence[Action], choice: Action) -> list[Action]:
+        kinds = kind_of(legal)
+        if ActionKind.HU in kinds or ActionKind.DECLARE_READY in kinds:
+            return []
+        if view.phase == "claim":
+            if self.scope == "discards":
+                return []
+            return [a for a in legal if a.kind in (ActionKind.PASS, ActionKind.PUNG, ActionKind.KONG)]
+        discards = [a.tile_index for a in kinds.get(ActionKind.DISCARD, [])]
+        if not discards or self.scope == "claims":
+            return []
+        h = read_view(view)
+        read = TableRead(view, h)
+        scored = self._discard_scores(view, h, read, discards)
+        h.remove(scored[0][1])
+        near = h.shanten() <= NEAR
+        h.add(scored[0][1])
+        out = [choice]
+        kongs = kinds.get(ActionKind.CONCEALED_KONG, []) + kinds.get(ActionKind.ADDED_KONG, [])
+        if kongs:
+            out += kongs
+            out.append(Action.discard(scored[0][1]))
+        elif near:
+            best = scored[0][0]
+            out += [Action.discard(t) for v, t in scored[:TOP] if v >= best - MARGIN]
+        return list(dict.fromkeys(out))
+
+    # ------------------------------------------------------------------------------------------ search
+    def _search(self, view: Observation, candidates: list[Action], choice: Action) -> Action:
+        start = time.perf_counter()
+        budget = None if self.think_ms is None else self.think_ms / 1000.0
+        seeds = [self.rng.getrandbits(48) for _ in range(self.samples)]
+        values: list[list[float]] = [[] for _ in candidates]
+        for seed in seeds:
+            row = []
+            try:
+                for a in candidates:
+                    row.append(_play_out(view, a, seed, self.policy))
+            except SampleError:
+                return choice
+            for i, v in enumerate(row):
+                values[i].append(v)
+            if budget is not None and time.perf_counter() - start > budget and len(values[0]) >= 2:
+                break
+        self.searched += 1
+        base = values[candidates.index(choice)]
+        n = len(base)
+        best, best_gain = choice, 0.0
+        for a, vals in zip(candidates, values, strict=True):
+            if a is choice:
+                continue
+            diffs = [x - y for x, y in zip(vals, base, strict=True)]
+            mean = sum(diffs) / n
+            var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+            se = math.sqrt(var / n)
+            if mean > best_gain and mean >= MIN_GAIN and mean > self.z * se:
+                best, best_gain = a, mean
+        if best is not choice:
+            self.overruled += 1
+        return best
+
+
+def _play_out(view: Observation, action: Action, seed: int, policy: str = "mixed") -> float:
+    """This seat's points from now to the end of the hand, after ``action``, on the sample drawn by ``seed``."""
+    game = sample_game(view, random.Random(seed))
+    me = view.seat
+    own, others = _POLICIES[policy]
+    bots = [(own if s == me else others)(seed + s) for s in range(4)]
+    before = game.deltas[me]
+    answers = {o: bots[o].act(game.view(o), legal) for o, legal in game.to_act().items() if o != me}
+    answers[me] = action
+    game.step(answers)
+    while not game.is_over:
+        game.step({o: bots[o].act(game.view(o), legal) for o, legal in game.to_act().items()})
+    return float(game.deltas[me] - before)
+
+
+class _RolloutAgent(EfficientAgent):
+    """``efficient`` without its ukeire tie-break (half its cost): the least shanten, then the suit held
+    least, then the tile nearest a terminal. Play-outs need speed more than polish."""
+
+    def play(self, h: HandState, kinds: dict[ActionKind, list[Action]]) -> Action:
+        discards = kinds.get(ActionKind.DISCARD, [])
+        if kinds.keys() != {ActionKind.DISCARD} or len(discards) < 2:
+            return super().play(h, kinds)
+        per_suit = h.suit_counts()
+        best: tuple[int, int, int, int] | None = None
+        for a in discards:
+            t = a.tile_index
+            h.remove(t)
+            key = (h.shanten(), per_suit[t // 9], _centrality(t), t)
+            h.add(t)
+            if best is None or key < best:
+                best = key
+        assert best is not None
+        return Action.discard(best[3])
+
+
+#: Play-out bots by policy name: (this seat's, the others').
+_POLICIES: dict[str, tuple[type[EfficientAgent], type[EfficientAgent]]] = {
+    "mixed": (ExpertAgent, _RolloutAgent),
+    "fast": (_RolloutAgent, _RolloutAgent),
+    "expert": (ExpertAgent, ExpertAgent),
+}
+POLICIES = tuple(_POLICIES)
+SCOPES = ("all", "claims", "discards")

@@ -1,0 +1,238 @@
+"""A mid-hand :class:`Game` built from one seat's view: the hidden tiles sampled, everything public kept.
+
+Search bots (``agents/master.py``) ask "what if I do this?" by playing the rest of the hand out many times.
+They may not look at the real hidden tiles (R12), so each play-out starts from a *determinization*: a full
+position that agrees with everything the seat can see, with the others' concealed tiles, their concealed
+kongs and the wall drawn at random from the tiles the seat cannot account for.
+
+What the sample respects (the inferences a player can make from the view alone):
+
+* tile counts: each kind's unseen copies (4 minus own, rivers, shown melds, tiles won on) are spread over
+  the other concealed hands, their concealed kongs (four of a kind no one has seen a copy of) and the wall;
+* hand sizes: each seat's concealed count is public; a winner's hand (血战) holds the tile it won on;
+* 定缺 (R3.2): a seat whose last discard is outside its void suit holds none of that suit (void tiles must go
+  first; dropped when too few tiles remain for it, as when a void discard was claimed off the river), and a
+  concealed kong is never of the void suit;
+* 报叫: a seat that declared ready holds a ready hand (rejection sampling, a bounded number of tries);
+* an added kong being robbed: its owner still holds that tile.
+
+The built game is an ordinary :class:`Game` at the same decision (same phase, seat on turn, pending tile and
+this seat's legal answers); drive it with ``to_act`` / ``step`` as any other. Past payments are kept as the
+running deltas; what is not public and matters only at the edges (the kong chain of the turn, past kongs'
+refund records, the other seats' 过水不胡 locks) starts empty.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from sichuan_mahjong.game.actions import ActionKind
+from sichuan_mahjong.game.settlement import Ledger
+from sichuan_mahjong.game.state import Game
+from sichuan_mahjong.game.view import Observation
+from sichuan_mahjong.hand.analysis import shanten_keys
+from sichuan_mahjong.hand.melds import Meld, MeldKind
+from sichuan_mahjong.tiles import NUM_KINDS, POW5, Tile
+
+__all__ = ["SampleError", "sample_game", "unseen_pool"]
+
+#: Tries at a ready hand for a seat that declared 报叫 before a sample is accepted as it is.
+READY_TRIES = 30
+_SAMPLED_PHASES = ("play", "claim", "rob")
+
+
+class SampleError(ValueError):
+    """A view that no full position can agree with (or a phase that is not sampled)."""
+
+
+def unseen_pool(view: Observation) -> list[int]:
+    """Copies of each kind the seat cannot account for: 4 - own (concealed, melds) - visible."""
+    seat = view.seat
+    used = [0] * NUM_KINDS
+    for tile in view.tiles:
+        used[tile.index] += 1
+    for s, melds in enumerate(view.melds):
+        for m in melds:
+            used[m.tile_index] += m.size
+        for tile in view.discards[s]:
+            used[tile.index] += 1
+    last: tuple[int, int | None] | None = None
+    for w in view.wins:
+        key = (w.tile.index, w.from_seat)
+        # One discard won by several seats (一炮多响) is one tile, though every winner's hand holds it; a
+        # tile this seat won on is among its own tiles already.
+        if w.seat != seat and not (w.from_seat is not None and key == last):
+            used[w.tile.index] += 1
+        last = key
+    out = []
+    for t in range(NUM_KINDS):
+        left = 4 - used[t]
+        if left < 0:
+            raise SampleError(f"the view shows {used[t]} copies of {Tile(t)}")
+        out.append(left)
+    return out
+
+
+def _draw(pool: list[int], n: int, rng: random.Random, allowed: Sequence[int] | None = None) -> list[int]:
+    """n tiles without replacement from ``pool`` (counts, updated), only of ``allowed`` kinds if given."""
+    kinds = range(NUM_KINDS) if allowed is None else allowed
+    bag = [t for t in kinds for _ in range(pool[t])]
+    if len(bag) < n:
+        raise SampleError(f"needs {n} hidden tiles of {len(bag)} possible")
+    out = rng.sample(bag, n)
+    for t in out:
+        pool[t] -= 1
+    return out
+
+
+def _void_free(view: Observation, s: int) -> bool:
+    """Seat s surely holds no tile of its declared void: its last discard (after 定缺) was of another suit."""
+    void = view.voids[s]
+    river = view.discards[s]
+    return void is not None and bool(river) and river[-1].index // 9 != void
+
+
+def _is_ready(tiles: Sequence[int], melds: Sequence[Meld], void: int | None) -> bool:
+    keys = [0, 0, 0]
+    ms = 0
+    for t in tiles:
+        keys[t // 9] += POW5[t % 9]
+    for m in melds:
+        ms |= 1 << (m.tile_index // 9)
+    return shanten_keys(keys, len(melds), ms, -1 if void is None else void) == 0
+
+
+def _sample_hidden(view: Observation, rng: random.Random) -> tuple[list[list[int]], list[list[Meld]], list[int]] | None:
+    """One draw of the others' concealed tiles and concealed kongs and the wall (in draw order)."""
+    me = view.seat
+    pool = unseen_pool(view)
+    hands: list[list[int]] = [[t.index for t in view.tiles] if s == me else [] for s in range(4)]
+    kongs: list[list[Meld]] = [[] for _ in range(4)]
+    # Concealed kongs first: four of a kind, all four unseen, outside the seat's void.
+    for s in range(4):
+        for _ in range(view.hidden_kongs[s] if s != me else 0):
+            void = view.voids[s]
+            kinds = [t for t in range(NUM_KINDS) if pool[t] == 4 and (void is None or t // 9 != void)]
+            if not kinds:
+                raise SampleError(f"seat {s} shows a concealed kong but no kind has four unseen copies")
+            t = rng.choice(kinds)
+            pool[t] = 0
+            kongs[s].append(Meld(MeldKind.CONCEALED_KONG, t))
+    # A robbed added kong: its owner still holds the tile. A winner's hand (血战) holds the tile it won on,
+    # which the view already counts as seen, so it is not taken from the pool.
+    fixed: list[list[int]] = [[] for _ in range(4)]
+    if view.phase == "rob" and view.pending_tile is not None and view.turn != me:
+        t = view.pending_tile.index
+        if pool[t] <= 0:
+            raise SampleError(f"seat {view.turn}'s added kong of {Tile(t)} has no unseen copy")
+        pool[t] -= 1
+        fixed[view.turn].append(t)
+    for w in view.wins:
+        if w.seat != me:
+            fixed[w.seat].append(w.tile.index)
+    order = sorted((s for s in range(4) if s != me), key=lambda s: not _void_free(view, s))
+    for s in order:
+        need = view.concealed_counts[s] - len(fixed[s])
+        allowed = None
+        if _void_free(view, s):
+            v = view.voids[s]
+            allowed = [t for t in range(NUM_KINDS) if t // 9 != v]
+            if sum(pool[t] for t in allowed) < need:  # a claimed void discard left the river: no inference
+                allowed = None
+        hands[s] = fixed[s] + _draw(pool, need, rng, allowed)
+    if sum(pool) != view.wall_count:
+        return None
+    wall = [t for t in range(NUM_KINDS) for _ in range(pool[t])]
+    rng.shuffle(wall)
+    return hands, kongs, wall
+
+
+def sample_game(view: Observation, rng: random.Random) -> Game:
+    """A :class:`Game` at the view's decision whose hidden tiles are drawn by ``rng`` (see the module doc).
+
+    Only ``play``, ``claim`` and ``rob`` views are sampled (the decisions of the hand in progress).
+    """
+    if view.phase not in _SAMPLED_PHASES:
+        raise SampleError(f"only a view in play, claim or rob is sampled, got phase {view.phase!r}")
+    if not view.legal:
+        raise SampleError(f"seat {view.seat} is not asked to act in this view")
+    drawn = None
+    for _ in range(READY_TRIES):
+        drawn = _sample_hidden(view, rng)
+        if drawn is None:
+            raise SampleError(
+                f"the hidden tiles do not add up: wall {view.wall_count}, concealed {view.concealed_counts}"
+            )
+        hands, kongs, _ = drawn
+        if all(
+            _is_ready(hands[s], [*view.melds[s], *kongs[s]], view.voids[s])
+            for s in range(4)
+            if s != view.seat and view.ready[s] and view.active[s]
+        ):
+            break
+    assert drawn is not None
+    hands, kongs, wall = drawn
+    return _build(view, hands, kongs, wall, rng.getrandbits(32))
+
+
+def _build(view: Observation, hands: list[list[int]], kongs: list[list[Meld]], wall: list[int], seed: int) -> Game:
+    me = view.seat
+    game = Game.__new__(Game)
+    dealt = [list(h) for h in hands]
+    # _init deals these hands and begins the hand; everything the set-up phases set is then overwritten.
+    game._init(view.rules, view.base, seed, view.dealer, None, (1, 1), dealt, wall, (1, 1))
+    game.events.clear()
+    for s in range(4):
+        melds = [*view.melds[s], *kongs[s]] if s != me else list(view.melds[s])
+        game._melds[s] = melds
+        game._shown_melds[s] = tuple(m for m in melds if m.kind is not MeldKind.CONCEALED_KONG)
+        game._hidden_kongs[s] = sum(1 for m in melds if m.kind is MeldKind.CONCEALED_KONG)
+        ms = 0
+        for m in melds:
+            ms |= 1 << (m.tile_index // 9)
+        game._meld_suits[s] = ms
+        game._drawn[s] = -1
+        game._rivers[s] = [t.index for t in view.discards[s]]
+        game._river_view[s] = tuple(view.discards[s])
+        game._discarded[s] = len(view.discards[s])
+        game._draws[s] = len(view.discards[s]) + len(melds)
+        game._ready[s] = None
+        game._lock[s] = -1
+    if view.drawn is not None:
+        game._drawn[me] = view.drawn.index
+    game._lock[me] = -1 if view.pass_lock is None else view.pass_lock
+    game._melds_made = sum(len(m) for m in game._melds)
+    game._voids = [-1 if v is None else v for v in view.voids]
+    game._void_view = tuple(view.voids)
+    game._declared = list(view.ready)
+    game._active = list(view.active)
+    game._win_views = tuple(view.wins)
+    game._groups = len(view.wins)
+    game._ledger = Ledger()
+    game._ledger.deltas = list(view.scores)
+    game._exchanged = None
+    game._kong_chain = 0
+    game._last_kong = None
+    game._phase = view.phase
+    game._turn = view.turn
+    t = -1 if view.pending_tile is None else view.pending_tile.index
+    game._pending_tile = t
+    game._shot_context = (0, view.wall_count == 0)
+    game._forced_draw = view.wall_count < 4 and view.drawn is not None
+    game._may_win = True
+    legal = list(view.legal)
+    # After a pung the claimer must discard: no drawn tile, not the dealer's first turn, no win offered.
+    game._just_punged = (
+        view.phase == "play" and view.drawn is None and all(a.kind is ActionKind.DISCARD for a in legal)
+    ) and game._discarded[me] + len(view.melds[me]) > 0
+    pending = {me: legal}
+    if view.phase in ("claim", "rob"):
+        for o in range(4):
+            if o in (me, view.turn) or not view.active[o]:
+                continue
+            opts = game._claim_options(o, t, robbing=view.phase == "rob")
+            if opts:
+                pending[o] = opts
+    game._pending = pending
+    return game

@@ -1,0 +1,92 @@
+"""The ``master`` bot: it searches, sees only its Observation, and is reproducible from its seed."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import sichuan_mahjong as sm
+from sichuan_mahjong.agents import make_agent
+from sichuan_mahjong.agents.master import MasterAgent
+from sichuan_mahjong.game.actions import Action
+from sichuan_mahjong.game.sample import sample_game
+from sichuan_mahjong.game.state import Game
+from sichuan_mahjong.game.view import Observation
+
+
+def searched_views(preset: str, seeds: range, limit: int) -> list[Observation]:
+    """Views of seat decisions the master searches (it is asked at every seat of expert-played hands)."""
+    out: list[Observation] = []
+    probe = MasterAgent(seed=0, samples=2)
+    for seed in seeds:
+        game = Game(sm.Rules.preset(preset), seed=seed)
+        bots = [make_agent("expert", seed=s) for s in range(4)]
+        while not game.is_over and len(out) < limit:
+            answers = {}
+            for s, legal in game.to_act().items():
+                view = game.view(s)
+                if len(legal) > 1 and view.phase in ("play", "claim"):
+                    choice = bots[s].act(view, legal)
+                    if len(probe._candidates(view, legal, choice)) > 1:
+                        out.append(view)
+                answers[s] = bots[s].act(view, legal)
+            game.step(answers)
+    return out
+
+
+def test_registered_and_answers_legally() -> None:
+    bots = [make_agent("master", seed=1)] + [make_agent("expert", seed=s) for s in range(3)]
+    game = Game(sm.Rules.preset("app"), seed=4)
+    while not game.is_over:
+        answers = {}
+        for s, legal in game.to_act().items():
+            a = bots[s].act(game.view(s), legal)
+            assert a in legal
+            answers[s] = a
+        game.step(answers)
+    master = bots[0]
+    assert isinstance(master, MasterAgent) and master.name == "master"
+    assert master.searched > 0
+
+
+@pytest.mark.parametrize("preset", ["seed", "app"])
+def test_hidden_tiles_do_not_change_the_choice(preset: str) -> None:
+    """Two positions that differ only in tiles the seat cannot see give it the same view and the same answer."""
+    views = searched_views(preset, range(6), 6)
+    assert len(views) >= 4
+    differ = 0
+    for k, view in enumerate(views):
+        a = sample_game(view, random.Random(100 + k))
+        b = sample_game(view, random.Random(200 + k))
+        others = [s for s in range(4) if s != view.seat]
+        differ += [a._counts[s] for s in others] != [b._counts[s] for s in others]
+        va, vb = a.view(view.seat), b.view(view.seat)
+        assert va == vb
+        one, two = MasterAgent(seed=9, samples=4), MasterAgent(seed=9, samples=4)
+        assert one.act(va, va.legal) is two.act(vb, vb.legal)
+        assert one.searched == two.searched == 1
+    assert differ == len(views)
+
+
+def test_same_seed_same_play_and_overruling_happens() -> None:
+    views = searched_views("seed", range(6), 16)
+
+    def answers(seed: int) -> list[Action]:
+        bot = MasterAgent(seed=seed, samples=4, z=0.5)
+        return [bot.act(v, v.legal) for v in views]
+
+    first = answers(3)
+    assert first == answers(3)
+    expert = make_agent("expert", seed=0)
+    # The search does overrule the expert somewhere (else it would be the expert under another name).
+    assert any(a is not expert.act(v, v.legal) for a, v in zip(first, views, strict=True))
+
+
+def test_think_ms_cuts_the_search_short() -> None:
+    view = searched_views("seed", range(4), 1)[0]
+    bot = MasterAgent(seed=1, samples=200, think_ms=0.0)
+    assert bot.act(view, view.legal) in view.legal
+    assert bot.searched == 1
+    with pytest.raises(ValueError, match="samples must be at least 2, got 1"):
+        MasterAgent(samples=1)

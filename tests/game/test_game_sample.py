@@ -1,0 +1,155 @@
+"""game/sample.py: a mid-hand Game drawn from one seat's view agrees with that view and plays on legally."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import pytest
+
+import sichuan_mahjong as sm
+from sichuan_mahjong.agents import make_agent
+from sichuan_mahjong.game.sample import SampleError, sample_game, unseen_pool
+from sichuan_mahjong.game.state import Game
+from sichuan_mahjong.game.view import Observation
+from sichuan_mahjong.hand.analysis import shanten_keys
+from sichuan_mahjong.tiles import POW5
+
+#: Every field of a view that the sample must reproduce (all but ``rules``, ``base`` and ``exchanged``).
+PUBLIC = (
+    "seat",
+    "dealer",
+    "phase",
+    "turn",
+    "pending_tile",
+    "hand",
+    "drawn",
+    "melds",
+    "hidden_kongs",
+    "concealed_counts",
+    "discards",
+    "wall_count",
+    "scores",
+    "wins",
+    "voids",
+    "ready",
+    "active",
+    "legal",
+    "pass_lock",
+)
+
+
+def decision_views(preset: str, seeds: range) -> Iterator[tuple[Game, Observation]]:
+    """(game, view) at every play / claim / rob decision of expert bots playing seeded hands."""
+    rules = sm.Rules.preset(preset)
+    for seed in seeds:
+        game = Game(rules, seed=seed)
+        bots = [make_agent("expert", seed=seed * 4 + s) for s in range(4)]
+        while not game.is_over:
+            answers = {}
+            for s, legal in game.to_act().items():
+                view = game.view(s)
+                if view.phase in ("play", "claim", "rob"):
+                    yield game, view
+                answers[s] = bots[s].act(view, legal)
+            game.step(answers)
+
+
+def tile_counts(game: Game) -> list[int]:
+    """Copies of each kind anywhere in a game: hands, melds, rivers, wall (a tile won on counted once)."""
+    used = [0] * 27
+    for s in range(4):
+        for t, n in enumerate(game._counts[s]):
+            used[t] += n
+        for m in game._melds[s]:
+            used[m.tile_index] += m.size
+        for t in game._rivers[s]:
+            used[t] += 1
+    for t in game._wall[game._head : game._tail]:
+        used[t] += 1
+    return used
+
+
+@pytest.mark.parametrize("preset", ["seed", "app", "bloody", "standard_kong"])
+def test_sample_agrees_with_the_view_and_plays_on(preset: str) -> None:
+    rng = random.Random(1)
+    checked = played = 0
+    for _, view in decision_views(preset, range(3)):
+        game = sample_game(view, rng)
+        again = game.view(view.seat)
+        for name in PUBLIC:
+            assert getattr(again, name) == getattr(view, name), name
+        # Every kind has at most four copies; wins on one discard by several seats share one tile.
+        used = tile_counts(game)
+        extra = len(view.wins)
+        assert max(used) <= 4 + extra and sum(used) <= 108 + extra
+        checked += 1
+        if checked % 7 == 0:
+            bots = [make_agent("efficient", seed=s) for s in range(4)]
+            while not game.is_over:
+                game.step({s: bots[s].act(game.view(s), legal) for s, legal in game.to_act().items()})
+            assert sum(game.result.deltas) == 0
+            played += 1
+    assert checked > 100 and played > 10
+
+
+def test_sample_draws_only_from_the_unseen_tiles() -> None:
+    """The others' hands and the wall together are exactly the tiles this seat cannot account for."""
+    rng = random.Random(2)
+    n = 0
+    for _, view in decision_views("seed", range(2)):
+        if view.wins or any(view.hidden_kongs):
+            continue
+        game = sample_game(view, rng)
+        hidden = [0] * 27
+        for s in range(4):
+            if s != view.seat:
+                for t, c in enumerate(game._counts[s]):
+                    hidden[t] += c
+        for t in game._wall[game._head : game._tail]:
+            hidden[t] += 1
+        assert hidden == unseen_pool(view)
+        n += 1
+    assert n > 50
+
+
+def test_sample_varies_the_hidden_tiles_but_is_seeded() -> None:
+    _, view = next(v for v in decision_views("seed", range(1)) if v[1].wall_count < 40)
+    a = sample_game(view, random.Random(5))
+    b = sample_game(view, random.Random(5))
+    c = sample_game(view, random.Random(6))
+    others = [s for s in range(4) if s != view.seat]
+    assert [a._counts[s] for s in others] == [b._counts[s] for s in others] and a._wall == b._wall
+    assert [a._counts[s] for s in others] != [c._counts[s] for s in others] or a._wall != c._wall
+
+
+def test_void_and_ready_are_respected() -> None:
+    """定缺: a seat whose last discard is off its void holds none of it; 报叫: a declared seat is ready."""
+    rng = random.Random(3)
+    voids = ready = 0
+    for _, view in decision_views("app", range(6)):
+        game = sample_game(view, rng)
+        for s in range(4):
+            if s == view.seat or not view.active[s]:
+                continue
+            v = view.voids[s]
+            river = view.discards[s]
+            if v is not None and river and river[-1].index // 9 != v and not view.wins:
+                assert not any(game._counts[s][v * 9 : v * 9 + 9]), (s, v)
+                voids += 1
+            if view.ready[s]:
+                keys = [sum(game._counts[s][u * 9 + r] * POW5[r] for r in range(9)) for u in range(3)]
+                melds = game._melds[s]
+                assert shanten_keys(keys, len(melds), game._meld_suits[s], game._voids[s]) == 0
+                ready += 1
+    assert voids > 50
+
+
+def test_only_decisions_of_the_hand_in_play_are_sampled() -> None:
+    game = Game(sm.Rules.preset("app"), seed=1)
+    with pytest.raises(SampleError, match="only a view in play, claim or rob"):
+        sample_game(game.view(0), random.Random(0))
+    game = Game(sm.Rules(), seed=1)
+    idle = next(s for s in range(4) if s not in game.to_act())
+    with pytest.raises(SampleError, match=f"seat {idle} is not asked"):
+        sample_game(game.view(idle), random.Random(0))
