@@ -397,8 +397,8 @@ def _drive(game: Game, hand: HandRecord, stop: int, *, partial: bool) -> Iterato
     i = 0
     while i < stop:
         if i < len(game.events):
-            mine, theirs = game.events[i].to_dict(), events[i].to_dict()
-            if mine != theirs:
+            if game.events[i] != events[i]:  # type, seat and data: the same test as their to_dict()s
+                mine, theirs = game.events[i].to_dict(), events[i].to_dict()
                 raise RecordError(
                     f"the file has {_short(theirs)} where the replay writes {_short(mine)}", *hand.where(i)
                 )

@@ -108,6 +108,11 @@ class Action:
     def parse(text: str) -> Action:
         """Read ``"discard 5p"``, ``"hu"``, ``"pass"``, ``"pung"``, ``"kong"``, ``"concealed_kong 8p"``,
         ``"added_kong 2s"``, ``"declare_ready"``, ``"void m"``, ``"exchange 1m2m3m"``."""
+        if not isinstance(text, str):
+            raise ActionParseError(f"an action is text, got {type(text).__name__}")
+        known = _BY_TEXT.get(text)  # the canonical text, as every record and replay writes it
+        if known is not None:
+            return known
         parts = text.split(None, 1)
         if not parts:
             raise ActionParseError("empty action text")
@@ -188,6 +193,7 @@ _BY_INDEX, _EXCHANGE = _build()
 NUM_ACTIONS: Final = len(_BY_INDEX)
 _INDEX_OF: Final = {a: i for i, a in enumerate(_BY_INDEX)}
 _TEXT_OF: Final = {a: _text(a) for a in _BY_INDEX}
+_BY_TEXT: Final = {text: a for a, text in _TEXT_OF.items()}
 _SIMPLE: Final = {
     a.kind.value: a
     for a in _BY_INDEX

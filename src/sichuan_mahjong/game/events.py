@@ -17,15 +17,26 @@ from typing import Any, Final
 
 from sichuan_mahjong.tiles import NUM_KINDS, Tile
 
-__all__ = ["TILE_TEXT", "Event", "tiles_text"]
+__all__ = ["TILE_TEXT", "Event", "tiles_of_text", "tiles_text"]
 
 #: ``TILE_TEXT[i] == str(Tile(i))``, looked up on the hot path.
 TILE_TEXT: Final = tuple(str(Tile(i)) for i in range(NUM_KINDS))
+_INDEX_OF_TEXT: Final = {text: i for i, text in enumerate(TILE_TEXT)}
 
 
 def tiles_text(tiles: Iterable[int]) -> str:
     """Tiles one by one in the given order (``"1m1m5p"``): the wall's order matters, so no grouping."""
     return "".join(TILE_TEXT[t] for t in tiles)
+
+
+def tiles_of_text(text: str) -> list[int] | None:
+    """The inverse of :func:`tiles_text` (``"1m1m5p"`` -> ``[0, 0, 13]``), or None when text is not in that form."""
+    if not isinstance(text, str) or len(text) % 2:
+        return None
+    try:
+        return [_INDEX_OF_TEXT[text[i : i + 2]] for i in range(0, len(text), 2)]
+    except KeyError:
+        return None
 
 
 @dataclass(frozen=True, slots=True)

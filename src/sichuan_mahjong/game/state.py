@@ -30,7 +30,7 @@ from sichuan_mahjong.game.actions import (
     ActionKind,
     IllegalActionError,
 )
-from sichuan_mahjong.game.events import TILE_TEXT, Event, tiles_text
+from sichuan_mahjong.game.events import TILE_TEXT, Event, tiles_of_text, tiles_text
 from sichuan_mahjong.game.settlement import (
     KongRecord,
     Ledger,
@@ -96,7 +96,8 @@ def _deal_ring(ring: Sequence[int], dealer: int) -> tuple[list[list[int]], list[
 
 def _tiles_arg(tiles: str | Iterable[TileLike]) -> list[int]:
     if isinstance(tiles, str):
-        return [t.index for t in parse_tiles(tiles)]
+        fast = tiles_of_text(tiles)  # a deal event's own form, one tile after another
+        return fast if fast is not None else [t.index for t in parse_tiles(tiles)]
     return [to_index(t) for t in tiles]
 
 
