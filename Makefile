@@ -35,11 +35,13 @@ serve: $(SERVE_STAMP)
 	@echo "The web table: open http://127.0.0.1:8000/ (Ctrl-C stops it)"
 	$(BIN)/scmj serve --host 127.0.0.1 --port 8000
 
+# pytest runs on two workers (pytest-xdist): the machine's two cores; the 30 s soak slice overlaps the rest.
 test: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks scripts
 	$(BIN)/ruff format --check src tests benchmarks scripts
 	$(BIN)/mypy
-	$(BIN)/pytest src tests docs
+	$(BIN)/lint-imports --no-cache
+	$(BIN)/pytest -n 2 src tests docs
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks scripts

@@ -13,7 +13,7 @@ import sichuan_mahjong as sm
 from sichuan_mahjong import record
 from sichuan_mahjong.game.view import filter_event
 from sichuan_mahjong.match import Match
-from sichuan_mahjong.record import RecordError, replay_steps, replay_to
+from sichuan_mahjong.record import RecordError, match_from_jsonl, match_to_jsonl, replay_steps, replay_to
 
 PRESET_NAMES = sorted(sm.PRESETS)
 
@@ -79,7 +79,7 @@ def test_match_save_load_identical(preset: str, tmp_path: Path) -> None:
     assert loaded.results == m.results and loaded.is_over
     for a, b in zip(loaded.games, m.games, strict=True):
         same_state(a, b)
-    assert Match.from_jsonl(m.to_jsonl()).to_jsonl() == m.to_jsonl() == path.read_text(encoding="utf-8")
+    assert match_to_jsonl(match_from_jsonl(match_to_jsonl(m))) == match_to_jsonl(m) == path.read_text(encoding="utf-8")
     for i, game in enumerate(m.games):  # one hand out of a match file
         same_state(sm.load_hand(path, hand=i), game)
 
@@ -90,7 +90,7 @@ def test_match_in_progress_round_trip_continues() -> None:
     game = m.next_game()
     for _ in range(25):
         game.step({s: rng.choice(legal) for s, legal in game.to_act().items()})
-    loaded = Match.from_jsonl(m.to_jsonl())
+    loaded = match_from_jsonl(match_to_jsonl(m))
     assert len(loaded.games) == 1 and not loaded.games[0].is_over
     same_state(loaded.games[0], game)
     loaded.play([lambda view, legal: legal[0]] * 4)

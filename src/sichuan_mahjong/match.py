@@ -4,7 +4,8 @@ The first hand's dealer is rolled with dice (R2.2, inside :class:`Game`); every 
 hand's ``result.next_dealer`` (R2.5: the first winner, or the discarder when that first win was 一炮多响; after a
 drawn hand, the ``dealer_after_draw`` option). Each hand's shuffle seed comes from the match seed and the hand's
 number through :func:`hand_seed`, so a match is reproduced by ``(rules, hands, base, seed)`` plus the players'
-answers, and a saved match (``record.py``) replays bit for bit.
+answers, and a saved match replays bit for bit: ``record.py`` (above this module: it imports it, never the
+reverse) writes and reads it with ``match_to_jsonl`` / ``match_from_jsonl``.
 
 >>> from sichuan_mahjong.rules import Rules
 >>> import random
@@ -162,20 +163,6 @@ class Match:
                     on_step(game)
                 if steps > MAX_STEPS_PER_HAND:
                     raise MatchError(f"hand {len(self.games)} did not end after {MAX_STEPS_PER_HAND} steps")
-
-    # ------------------------------------------------------------------------------------------ records
-    def to_jsonl(self, seat: int | None = None) -> str:
-        """The match as JSON Lines (docs/records.md); ``seat`` keeps only what that seat may see (R12)."""
-        from sichuan_mahjong.record import match_to_jsonl  # record.py builds on this module
-
-        return match_to_jsonl(self, seat=seat)
-
-    @classmethod
-    def from_jsonl(cls, text: str) -> Match:
-        """Rebuild a match from :meth:`to_jsonl` text, replaying and checking every hand."""
-        from sichuan_mahjong.record import match_from_jsonl
-
-        return match_from_jsonl(text)
 
     def __repr__(self) -> str:
         return (

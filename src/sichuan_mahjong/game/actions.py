@@ -110,9 +110,9 @@ class Action:
         ``"added_kong 2s"``, ``"declare_ready"``, ``"void m"``, ``"exchange 1m2m3m"``."""
         if not isinstance(text, str):
             raise ActionParseError(f"an action is text, got {type(text).__name__}")
-        known = _BY_TEXT.get(text)  # the canonical text, as every record and replay writes it
-        if known is not None:
-            return known
+        canonical = _BY_TEXT.get(text)  # the text str(action) writes, as every record and replay holds it
+        if canonical is not None:
+            return canonical
         parts = text.split(None, 1)
         if not parts:
             raise ActionParseError("empty action text")

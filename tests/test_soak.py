@@ -1,0 +1,141 @@
+"""scripts/soak.py: a 30-second slice runs clean, and each kind of fault it exists to catch is caught and reported
+with the hand's number, so a green soak means something."""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+import sichuan_mahjong as sm
+from sichuan_mahjong.game import state
+from sichuan_mahjong.game.settlement import Ledger, Payment
+
+SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "soak.py"
+
+
+def _load() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("soak", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["soak"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+soak = _load()
+
+
+def test_a_30_second_slice_runs_clean() -> None:
+    """The CI slice of the million-hand soak (docs/engine.md, "Soak"): every check on every hand it reaches."""
+    proc = subprocess.run(
+        [sys.executable, str(SCRIPT), "--seconds", "30", "--jobs", "1", "--seed", "1", "--progress", "1000"],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    last = proc.stdout.strip().splitlines()[-1]
+    assert last.startswith("done: ") and last.endswith(", 0 failures"), proc.stdout
+    assert int(last.split()[1]) >= 10  # hands run: even a loaded machine plays a few dozen
+
+
+def test_random_rules_draw_every_option() -> None:
+    import random
+
+    rng = random.Random(0)
+    seen: dict[str, set[str]] = {}
+    for _ in range(200):
+        for key, value in soak.random_rules(rng).to_dict().items():
+            seen.setdefault(key, set()).add(repr(value))
+    assert set(seen) == set(sm.Rules().to_dict())
+    assert all(len(values) > 1 for values in seen.values()), seen  # every option varies
+
+
+def _first_failure(specs: int = 12, full: bool = True) -> str:
+    for i in range(specs):
+        spec = soak.spec_for(0, i, 1 if full else 0)
+        try:
+            soak.play_hand(spec, None)
+        except Exception as exc:
+            return f"{type(exc).__name__}: {exc}"
+    return "no failure"
+
+
+def _leaky_view(original: Callable[..., sm.Observation]) -> Callable[..., sm.Observation]:
+    def view(self: sm.Game, seat: int) -> sm.Observation:
+        v = original(self, seat)
+        return v._replace(melds=tuple(tuple(m) for m in self._melds), hidden_kongs=(0, 0, 0, 0))
+
+    return view
+
+
+@pytest.mark.parametrize(
+    ("fault", "message"),
+    [
+        ("ledger", "does not sum to zero"),
+        ("view_leak", "melds of"),
+        ("hand_leak", "own tiles"),
+        ("record", "RecordError"),
+        ("wall", "draws"),
+    ],
+)
+def test_each_fault_is_caught(monkeypatch: pytest.MonkeyPatch, fault: str, message: str) -> None:
+    if fault == "ledger":  # the payee is never credited: money vanishes
+
+        def pay(self: Ledger, payer: int, payee: int, amount: int, reason: str) -> Payment | None:
+            if amount <= 0 or payer == payee:
+                return None
+            payment = Payment(payer, payee, amount, reason)
+            self.payments.append(payment)
+            self.deltas[payer] -= amount
+            return payment
+
+        monkeypatch.setattr(Ledger, "pay", pay)
+    elif fault == "view_leak":  # every seat's concealed kongs shown to everyone (R12)
+        monkeypatch.setattr(state.Game, "view", _leaky_view(state.Game.view))
+    elif fault == "hand_leak":  # a seat's view holds one tile it does not have
+        original = state.Game.view
+
+        def view(self: sm.Game, seat: int) -> sm.Observation:
+            v = original(self, seat)
+            return v._replace(hand=(*v.hand, sm.Tile(0)))
+
+        monkeypatch.setattr(state.Game, "view", view)
+    elif fault == "record":  # the writer drops the last event
+        from sichuan_mahjong import record
+
+        writer = record.hand_to_jsonl
+
+        def short(game: sm.Game, seat: int | None = None) -> str:
+            lines = writer(game, seat).splitlines(keepends=True)
+            return "".join(lines[:-1])
+
+        monkeypatch.setattr(soak, "hand_to_jsonl", short)
+    elif fault == "wall":  # the deal event lies about the wall's order
+        original_emit = state.Game._emit
+
+        def emit(self: sm.Game, kind: str, seat: int, **data: Any) -> None:
+            if kind == "deal":
+                data["wall"] = data["wall"][2:] + data["wall"][:2]
+            original_emit(self, kind, seat, **data)
+
+        monkeypatch.setattr(state.Game, "_emit", emit)
+    assert message in _first_failure()
+
+
+def test_a_failure_is_printed_with_the_hand_that_reproduces_it(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(state.Game, "deltas", property(lambda self: (1, 0, 0, 0)))  # money from nowhere
+    assert soak.main(["--hands", "2", "--jobs", "1", "--seed", "4", "--progress", "1000"]) == 1
+    out = capsys.readouterr().out
+    assert "FAIL hand 0 (--seed 4 --hand 0): rules " in out and "SoakError: the ledger does not sum" in out
+    assert out.strip().splitlines()[-1].endswith("2 failures")
