@@ -35,13 +35,15 @@ serve: $(SERVE_STAMP)
 	@echo "The web table: open http://127.0.0.1:8000/ (Ctrl-C stops it)"
 	$(BIN)/scmj serve --host 127.0.0.1 --port 8000
 
-# pytest runs on two workers (pytest-xdist): the machine's two cores; the 30 s soak slice overlaps the rest.
+# pytest runs on two workers (pytest-xdist, the machine's two cores); then a 30 s slice of the soak
+# (scripts/soak.py, docs/engine.md), alone so that it does not slow the terminal table's timed tests.
 test: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks scripts
 	$(BIN)/ruff format --check src tests benchmarks scripts
 	$(BIN)/mypy
 	$(BIN)/lint-imports --no-cache
 	$(BIN)/pytest -n 2 src tests docs
+	$(BIN)/python scripts/soak.py --seconds 30 --seed 1 --progress 1000
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks scripts
