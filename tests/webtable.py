@@ -113,10 +113,25 @@ class Peer:
         await self.ws.send(json.dumps(message))
 
     async def close(self) -> None:
+        """Close, reading what is still queued meanwhile (an unread client would stall the close handshake)."""
+
+        async def drain() -> None:
+            with contextlib.suppress(Exception):
+                async for _ in self.ws:
+                    pass
+
+        reader = asyncio.ensure_future(drain())
         await self.ws.close()
+        reader.cancel()
 
     def last_view(self) -> Message:
         return next(m for m in reversed(self.seen) if m["type"] == "view")
+
+
+def players(m: Message) -> list[Any] | None:
+    """The seats of a message that carries the room object (not ``hello``, whose ``room`` is the code)."""
+    room = m.get("room")
+    return room["players"] if isinstance(room, dict) else None
 
 
 def pick(legal: Sequence[str], rng: random.Random) -> str:
@@ -124,11 +139,12 @@ def pick(legal: Sequence[str], rng: random.Random) -> str:
     return "hu" if "hu" in legal else rng.choice(list(legal))
 
 
-async def autoplay(peer: Peer, rng: random.Random, timeout: float = 60) -> Message:
-    """Answer every view that asks something until ``match_over``; returns it."""
+async def autoplay(peer: Peer, rng: random.Random, timeout: float = 60, first: Message | None = None) -> Message:
+    """Answer every view that asks something (``first`` too, a message already read) until ``match_over``."""
     deadline = time.monotonic() + timeout
     while True:
-        m = await peer.recv(max(0.01, deadline - time.monotonic()))
+        m = first if first is not None else await peer.recv(max(0.01, deadline - time.monotonic()))
+        first = None
         if m["type"] == "view" and m["legal"]:
             await peer.send(type="act", action=pick(m["legal"], rng), seq=m["seq"])
         elif m["type"] == "hand_over":
@@ -137,3 +153,22 @@ async def autoplay(peer: Peer, rng: random.Random, timeout: float = 60) -> Messa
             return m
         elif m["type"] == "error":
             raise AssertionError(f"unexpected error: {m}")
+
+
+class Inbox:
+    """An in-process connection for a :class:`~sichuan_mahjong.server.room.Room`: keeps what it is sent."""
+
+    def __init__(self) -> None:
+        self.seen: list[Message] = []
+        self.closed: int | None = None
+        self.read = 0
+
+    def send(self, message: Any) -> None:
+        self.seen.append(json.loads(json.dumps(message)))
+
+    def close(self, code: int) -> None:
+        self.closed = code
+
+    def unread(self) -> list[Message]:
+        new, self.read = self.seen[self.read :], len(self.seen)
+        return new

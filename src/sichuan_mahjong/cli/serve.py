@@ -77,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
     options = ServerOptions(
         hold=args.hold, bot_delay=args.bot_delay, pause=args.pause, idle=args.idle, records=db.parent / "records"
     )
-    limits = Limits(rate=args.rate, burst=max(2 * args.rate, 10.0), auth_timeout=args.auth_timeout)
+    limits = Limits(rate=args.rate, burst=max(2 * args.rate, 1.0), auth_timeout=args.auth_timeout)
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     app = create_app(db, options, limits)
     print(f"scmj serve: http://{args.host}:{args.port}/  (database {db})", flush=True)

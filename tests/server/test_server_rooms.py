@@ -1,0 +1,172 @@
+"""Rooms in-process: an exception closes only its room, the turn timer's defaults, a restore with answers
+still waiting for others, and the HTTP API's refusals."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from pathlib import Path
+
+import pytest
+from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from sichuan_mahjong.cli import main
+from sichuan_mahjong.game import Game
+from sichuan_mahjong.rules import Rules
+from sichuan_mahjong.server.app import create_app
+from sichuan_mahjong.server.lobby import Lobby, Ticket
+from sichuan_mahjong.server.room import Room, RoomSettings, ServerOptions
+from sichuan_mahjong.server.store import SeatRow, Store
+from sichuan_mahjong.server.wire import ClientMessage
+from webtable import Inbox, pick
+
+OPTIONS = ServerOptions(hold=60, bot_delay=0, pause=0)
+BOTS = {"1": "expert", "2": "efficient", "3": "random"}
+
+
+def answer(room: Room, inbox: Inbox, conn: object, rng: random.Random) -> None:
+    for m in inbox.unread():
+        if m["type"] == "view" and m["legal"]:
+            room.handle(conn, ClientMessage("act", action=pick(m["legal"], rng), seq=m["seq"]))  # type: ignore[arg-type]
+
+
+def test_an_exception_in_one_room_closes_it_and_no_other(monkeypatch: pytest.MonkeyPatch) -> None:
+    async def go() -> None:
+        store = Store(":memory:")
+        lobby = Lobby(store, OPTIONS)
+        rooms, inboxes, conns = [], [], []
+        for _ in range(2):
+            room, _ = lobby.create({"hands": 1, "bots": BOTS})
+            inbox = Inbox()
+            rooms.append(room)
+            inboxes.append(inbox)
+            conns.append(room.attach(inbox, 0))
+        bad, good = rooms
+        game = bad.game
+        assert game is not None
+        steps = 0
+        real_step = Game.step
+
+        def broken(self: Game, answers: object) -> None:
+            nonlocal steps
+            steps += 1
+            if self is game and steps > 5:
+                raise RuntimeError("boom")
+            real_step(self, answers)  # type: ignore[arg-type]
+
+        monkeypatch.setattr(Game, "step", broken)
+        rng = random.Random(0)
+        for _ in range(5000):
+            if good.match is not None and good.match.is_over:
+                break
+            for room, inbox, conn in zip(rooms, inboxes, conns, strict=True):
+                if room.closed is None:
+                    answer(room, inbox, conn, rng)
+            await asyncio.sleep(0)
+        assert good.match is not None and good.match.is_over and good.closed is None
+        assert bad.closed is not None and bad.closed.startswith("failed")
+        assert inboxes[0].closed == 1011 and inboxes[0].seen[-1]["code"] == "room_failed"
+        assert inboxes[1].closed is None
+        assert bad.code not in lobby.rooms and good.code in lobby.rooms
+        assert [r.code for r in store.open_rooms()] == [good.code]  # a failed room is not restored
+
+    asyncio.run(go())
+
+
+def test_the_turn_timer_passes_or_discards_the_drawn_tile() -> None:
+    async def go() -> None:
+        store = Store(":memory:")
+        room = Room("TIME", RoomSettings("seed", Rules.preset("seed"), 1, seed=4, timer=0.02), store, OPTIONS)
+        store.add_room(room.code, room.settings.to_json(), [])
+        room.place(SeatRow(0, "slow", "t0", None))
+        for s, tier in BOTS.items():
+            room.place(SeatRow(int(s), tier, None, tier))
+        inbox = Inbox()
+        room.attach(inbox, 0)  # never answers
+        room.start()
+        for _ in range(400):
+            if room.match is not None and room.match.is_over:
+                break
+            await asyncio.sleep(0.02)
+        assert room.match is not None and room.match.is_over
+        game = room.match.games[0]
+        mine = [str(e.data["action"]) for e in game.events if e.type == "act" and e.seat == 0]
+        assert mine and all(a == "pass" or a.startswith("discard ") for a in mine)
+        views = [m for m in inbox.seen if m["type"] == "view" and m["legal"]]
+        assert all(isinstance(v["room"]["deadline_ms"], int) for v in views)
+
+    asyncio.run(go())
+
+
+def test_a_restore_keeps_answers_that_wait_for_others() -> None:
+    async def go() -> None:
+        store = Store(":memory:")
+        lobby = Lobby(store, OPTIONS)
+        room, host = lobby.create({"hands": 1, "preset": "app"})
+        seats = [lobby.join(room.code, {"name": f"p{s}"}) for s in (1, 2, 3)]
+        inboxes = [Inbox() for _ in range(4)]
+        conns = [room.attach(inbox, s) for s, inbox in enumerate(inboxes)]
+        assert room.game is not None and room.game.phase == "exchange" and len(room.pending) == 4
+        for s in (0, 2):
+            legal = room.pending[s]
+            room.handle(conns[s], ClientMessage("act", action=str(legal[0]), seq=room.seq))
+        assert sorted(room.answers) == [0, 2]
+        again = Lobby(store, OPTIONS)
+        assert again.restore() == 1
+        copy = again.rooms[room.code]
+        assert copy.seq == room.seq and copy.answers == room.answers and copy.pending == room.pending
+        assert copy.game is not None and copy.game.events == room.game.events
+        assert again.ticket(room.code.lower(), str(host.token)) == Ticket(room.code, 0)
+        assert [again.ticket(room.code, str(s.token)) for s in seats] == [Ticket(room.code, s) for s in (1, 2, 3)]
+        assert again.ticket(room.code, "nope") is None
+
+    asyncio.run(go())
+
+
+def test_the_http_api_refuses_bad_requests_with_the_reason(tmp_path: Path) -> None:
+    with TestClient(create_app(tmp_path / "db.sqlite", OPTIONS)) as client:
+        cases = [
+            ({"preset": "nope"}, '"preset" must be one of'),
+            ({"options": {"bogus": 1}}, "unknown option 'bogus'"),
+            ({"options": {"max_fan": "lots"}}, "max_fan"),
+            ({"options": {"mode": "chess"}}, "mode"),
+            ({"options": []}, '"options" must be an object'),
+            ({"hands": 0}, '"hands" must be an integer 1..64'),
+            ({"hands": True}, '"hands"'),
+            ({"bots": {"0": "expert"}}, "host sits at seat 0"),
+            ({"bots": {"1": "godlike"}}, "unknown tier 'godlike'"),
+            ({"name": ""}, '"name" must be a non-empty string'),
+            ({"name": "x" * 40}, "at most 24 characters"),
+            ({"timer": 1}, '"timer"'),
+        ]
+        for body, words in cases:
+            r = client.post("/api/rooms", json=body)
+            assert r.status_code == 400 and words in r.json()["error"], (body, r.json())
+        r = client.post("/api/rooms", content=b"{not json")
+        assert r.status_code == 400 and "not JSON" in r.json()["error"]
+        assert client.post("/api/rooms/ZZZZ/seats", json={"name": "a"}).status_code == 404
+        assert client.get("/api/rooms/ZZZZ").status_code == 404
+        full = client.post("/api/rooms", json={"bots": {"1": "random", "2": "random", "3": "random"}}).json()
+        assert client.post(f"/api/rooms/{full['room']}/seats", json={"name": "late"}).status_code == 409
+        open_room = client.post("/api/rooms", json={"options": {"max_fan": 3, "extra_fans": ["menqing"]}}).json()
+        r = client.post(f"/api/rooms/{open_room['room'].lower()}/seats", json={"name": "  小  李 "})
+        assert r.status_code == 201 and r.json()["seat"] == 1
+        info = client.get(f"/api/rooms/{open_room['room']}").json()["room"]
+        assert info["players"][1]["name"] == "小 李" and info["players"][2] is None and not info["started"]
+        assert client.get("/healthz").json()["ok"] is True
+        assert client.get("/").status_code == 200
+        with (
+            pytest.raises(WebSocketDisconnect) as closed,
+            client.websocket_connect(f"/ws/{open_room['room']}?token=x") as ws,
+        ):
+            ws.receive_json()
+            ws.receive_json()
+        assert closed.value.code == 4401
+
+
+def test_serve_refuses_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["serve", "--hold", "-1"]) == 2
+    assert "--hold cannot be negative" in capsys.readouterr().err
+    assert main(["serve", "--port", "70000"]) == 2
+    assert "--port must be 1..65535" in capsys.readouterr().err
