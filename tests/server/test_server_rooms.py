@@ -124,6 +124,47 @@ def test_a_restore_keeps_answers_that_wait_for_others() -> None:
     asyncio.run(go())
 
 
+def test_auto_hands_the_seat_to_the_bot_and_back() -> None:
+    async def go() -> None:
+        lobby = Lobby(Store(":memory:"), OPTIONS)
+        room, _ = lobby.create({"hands": 1, "bots": BOTS})
+        inbox = Inbox()
+        conn = room.attach(inbox, 0)
+        await asyncio.sleep(0.01)
+        assert room.pending and 0 in room.pending  # 换三张: everyone is asked, the bots have answered
+        seq = room.seq
+        room.handle(conn, ClientMessage("auto", on=True))
+        for _ in range(100):
+            if room.seq > seq + 3:
+                break
+            await asyncio.sleep(0.01)
+        assert room.seq > seq + 3  # the stand-in plays seat 0
+        assert any(m["type"] == "room" and m["room"]["players"][0]["auto"] for m in inbox.seen)
+        room.handle(conn, ClientMessage("auto", on=False))
+        assert not room.seats[0].auto  # type: ignore[union-attr]
+        for _ in range(200):  # the bots play on until seat 0 is asked again
+            if 0 in room.pending and 0 not in room.answers:
+                break
+            await asyncio.sleep(0.01)
+        seq = room.seq
+        await asyncio.sleep(0.1)
+        assert room.seq == seq and 0 not in room.answers  # and then the game waits for the person
+
+    asyncio.run(go())
+
+
+def test_idle_rooms_expire() -> None:
+    store = Store(":memory:")
+    lobby = Lobby(store, ServerOptions(idle=60))
+    room, host = lobby.create({"hands": 1})
+    assert lobby.sweep() == 0
+    room.last_active -= 61
+    assert lobby.sweep() == 1
+    assert room.closed == "expired" and room.code not in lobby.rooms
+    assert lobby.ticket(room.code, str(host.token)) is None
+    assert store.open_rooms() == []
+
+
 def test_the_http_api_refuses_bad_requests_with_the_reason(tmp_path: Path) -> None:
     with TestClient(create_app(tmp_path / "db.sqlite", OPTIONS)) as client:
         cases = [

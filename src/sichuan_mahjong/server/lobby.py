@@ -215,7 +215,7 @@ class Lobby:
         now = time.monotonic()
         closed = 0
         for room in list(self.rooms.values()):
-            if any(True for _ in room._conns()):
+            if room.connections:
                 continue
             over = room.match is not None and room.match.is_over
             limit = self.options.idle / 10 if over else self.options.idle

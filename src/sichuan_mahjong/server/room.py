@@ -123,7 +123,15 @@ class _Shown:
     seq: int
     view: Observation
     upto: int  # events of the hand it covers
+    public: _Shown | None = None  # the public view of the same moment (a seat's JSON shares its fields)
+    json: dict[str, Any] | None = None  # the view's JSON, built once
     hints: dict[str, Any] | None = None
+
+    def view_json(self, rules: Mapping[str, object]) -> dict[str, Any]:
+        if self.json is None:
+            base = self.public.view_json(rules) if self.public is not None else None
+            self.json = observation_json(self.view, rules, base)
+        return self.json
 
 
 @dataclass(slots=True)
@@ -239,6 +247,10 @@ class Room:
     def _seats(self) -> list[Seat]:
         return [s for s in self.seats if s is not None]
 
+    @property
+    def connections(self) -> int:
+        return len(self._conns())
+
     def _conns(self) -> list[Conn]:
         return [s.conn for s in self._seats() if s.conn is not None] + list(self.spectators)
 
@@ -342,11 +354,12 @@ class Room:
         self.pending = game.to_act()
         pause = game.phase in PAUSE_PHASES
         upto = len(game.events)
+        public = _Shown(self.seq, public_view(game.view(0)), upto)
         for seat in self._seats():
             if seat.person and (not pause or seat.index in self.pending):
-                seat.shown = _Shown(self.seq, game.view(seat.index), upto)
+                seat.shown = _Shown(self.seq, game.view(seat.index), upto, public)
         if not pause:
-            self.public = _Shown(self.seq, public_view(game.view(0)), upto)
+            self.public = public
 
     def _submit(self, seat: int, action: Action) -> None:
         self.touch()
@@ -403,7 +416,7 @@ class Room:
         conn.cursor = max(conn.cursor, shown.upto)
         if conn.seat is not None and shown.hints is None:
             shown.hints = hints_json(shown.view)
-        view = observation_json(shown.view, self._rules_json)
+        view = shown.view_json(self._rules_json)
         conn.client.send(view_message(shown.seq, view, shown.view.legal, events, room, shown.hints))
 
     def _changed(self) -> None:

@@ -28,6 +28,7 @@ from typing import Any, Final
 
 from sichuan_mahjong.describe import payment_reason
 from sichuan_mahjong.game import Action, Event, Game, Observation
+from sichuan_mahjong.game.events import TILE_TEXT
 from sichuan_mahjong.hand.melds import Meld
 from sichuan_mahjong.hints import discard_waits, ready_waits
 from sichuan_mahjong.tiles import SUITS, Tile
@@ -117,24 +118,46 @@ def parse_client(text: str | bytes) -> ClientMessage:
 # ------------------------------------------------------------------------------------------------ views
 
 
-def _tiles(tiles: Iterable[object]) -> list[str]:
-    return [str(t) for t in tiles]
+def _tiles(tiles: Iterable[Tile]) -> list[str]:
+    return [TILE_TEXT[t.index] for t in tiles]
 
 
 def _meld(meld: Meld) -> dict[str, str]:
-    return {"kind": meld.kind.value, "tile": str(meld.tile)}
+    return {"kind": meld.kind.value, "tile": TILE_TEXT[meld.tile_index]}
 
 
 def _void(v: int | None) -> str | None:
     return None if v is None else SUITS[v]
 
 
-def observation_json(view: Observation, rules: Mapping[str, object] | None = None) -> dict[str, Any]:
+def observation_json(
+    view: Observation, rules: Mapping[str, object] | None = None, public: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
     """A view as JSON, field names as in :class:`Observation`; ``seat`` is None for a spectator's public view.
 
-    ``rules`` is ``view.rules.to_dict()`` when the caller has it at hand (a room computes it once).
+    ``rules`` is ``view.rules.to_dict()`` when the caller has it at hand (a room computes it once). ``public``
+    is this function's JSON of the public view of the same moment: only the seat's own fields are then built
+    (its tiles, its melds and kong count, its exchange and 过水 lock), the rest is shared.
     """
     exchanged = view.exchanged
+    if public is not None and view.seat >= 0:
+        me = view.seat
+        melds = list(public["melds"])
+        melds[me] = [_meld(m) for m in view.melds[me]]
+        hidden = list(public["hidden_kongs"])
+        hidden[me] = view.hidden_kongs[me]
+        return {
+            **public,
+            "seat": me,
+            "hand": _tiles(view.hand),
+            "drawn": None if view.drawn is None else TILE_TEXT[view.drawn.index],
+            "melds": melds,
+            "hidden_kongs": hidden,
+            "exchanged": None
+            if exchanged is None
+            else {"given": _tiles(exchanged[0]), "received": _tiles(exchanged[1])},
+            "pass_lock": view.pass_lock,
+        }
     return {
         "seat": view.seat if view.seat >= 0 else None,
         "dealer": view.dealer,

@@ -1,0 +1,194 @@
+"""Load on the web table's server: N tables of four websocket players on loopback, for growing N.
+
+Run: ``.venv/bin/python benchmarks/server.py [--tables 50,100,200,500] [--think 1.0] [--seconds 20]``.
+``scmj serve`` runs in a subprocess on 127.0.0.1 with a fresh database; this process plays every seat of
+every table (people, no bots: each answers after ``think`` seconds, jittered ±50%, 0 for a stress test).
+For each level it prints the actions per second the server accepted, the latency from the answer that
+completes a step to the first view of the next state at that table (p50, p99, max), the server's CPU
+(percent of one core) and memory, and this client's CPU (it shares the machine: two cores here). The run
+is bounded: each level lasts ``--seconds`` after a warm-up, and it stops after a level whose p99 passes
+``--stop-ms``. Target (issue 8): 500 tables at a 1 s think time with p99 under 100 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import resource
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+
+HOST = "127.0.0.1"  # loopback only
+
+
+@dataclass
+class Table:
+    code: str
+    last_answer: dict[int, float] = field(default_factory=dict)  # seq -> time of the last answer sent for it
+    seen: set[int] = field(default_factory=set)  # seqs whose first view has arrived
+
+
+@dataclass
+class Stats:
+    latencies: list[float] = field(default_factory=list)
+    actions: int = 0
+    errors: int = 0
+    recording: bool = False
+
+    def reset(self) -> None:
+        self.latencies = []
+        self.actions = 0
+        self.errors = 0
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind((HOST, 0))
+        return int(s.getsockname()[1])
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+async def player(ws: ClientConnection, table: Table, think: float, stats: Stats, rng: random.Random) -> None:
+    async for raw in ws:
+        m: dict[str, Any] = json.loads(raw)
+        kind = m["type"]
+        if kind == "view":
+            seq = m["seq"]
+            if seq not in table.seen:
+                table.seen.add(seq)
+                sent = table.last_answer.pop(seq - 1, None)
+                if sent is not None and stats.recording:
+                    stats.latencies.append(time.perf_counter() - sent)
+            legal = m["legal"]
+            if legal:
+                if think > 0:
+                    await asyncio.sleep(think * rng.uniform(0.5, 1.5))
+                action = "hu" if "hu" in legal else rng.choice(legal)
+                table.last_answer[seq] = time.perf_counter()
+                await ws.send(json.dumps({"type": "act", "action": action, "seq": seq}))
+                if stats.recording:
+                    stats.actions += 1
+        elif kind == "hand_over":
+            await ws.send('{"type":"next"}')
+        elif kind == "error":
+            stats.errors += 1
+        elif kind == "match_over":
+            return
+
+
+async def open_table(
+    http: httpx.AsyncClient, port: int, think: float, stats: Stats, rng: random.Random
+) -> list[asyncio.Task[None]]:
+    r = await http.post("/api/rooms", json={"preset": "app", "hands": 64, "name": "p0"})
+    room = r.json()
+    tokens = [room["token"]]
+    for s in (1, 2, 3):
+        tokens.append((await http.post(f"/api/rooms/{room['room']}/seats", json={"name": f"p{s}"})).json()["token"])
+    table = Table(room["room"])
+    tasks = []
+    for token in tokens:
+        ws = await connect(f"ws://{HOST}:{port}/ws/{table.code}?token={token}", max_size=2**20, open_timeout=60)
+        tasks.append(asyncio.create_task(player(ws, table, think, stats, random.Random(rng.random()))))
+    return tasks
+
+
+async def run(args: argparse.Namespace, port: int, server: subprocess.Popen[bytes]) -> None:
+    stats = Stats()
+    rng = random.Random(1)
+    tasks: list[asyncio.Task[None]] = []
+    levels = [int(n) for n in args.tables.split(",")]
+    print(f"think {args.think:g} s, {args.seconds:g} s per level after {args.warmup:g} s warm-up; server pid {server.pid}")
+    print(" tables  actions/s  p50 ms  p99 ms  max ms  server CPU  server MB  client CPU  errors")
+    async with httpx.AsyncClient(base_url=f"http://{HOST}:{port}", timeout=60) as http:
+        for n in levels:
+            sem = asyncio.Semaphore(20)
+
+            async def one() -> list[asyncio.Task[None]]:
+                async with sem:
+                    return await open_table(http, port, args.think, stats, rng)
+
+            opened = await asyncio.gather(*(one() for _ in range(n - len(tasks) // 4)))
+            tasks += [t for ts in opened for t in ts]
+            await asyncio.sleep(args.warmup)
+            stats.reset()
+            stats.recording = True
+            cpu0, own0, t0 = cpu_seconds(server.pid), time.process_time(), time.perf_counter()
+            await asyncio.sleep(args.seconds)
+            stats.recording = False
+            wall = time.perf_counter() - t0
+            server_cpu = (cpu_seconds(server.pid) - cpu0) / wall * 100
+            client_cpu = (time.process_time() - own0) / wall * 100
+            lat = sorted(stats.latencies) or [float("nan")]
+            p50, p99 = lat[len(lat) // 2], lat[min(len(lat) - 1, int(0.99 * len(lat)))]
+            print(
+                f"{n:7d}  {stats.actions / wall:9.1f}  {p50 * 1e3:6.1f}  {p99 * 1e3:6.1f}  {lat[-1] * 1e3:6.1f}"
+                f"  {server_cpu:9.0f}%  {rss_mb(server.pid):9.0f}  {client_cpu:9.0f}%  {stats.errors:6d}",
+                flush=True,
+            )
+            if p99 * 1e3 > args.stop_ms:
+                print(f"p99 over {args.stop_ms:g} ms: stopping here")
+                break
+    for t in tasks:
+        t.cancel()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--tables", default="50,100,200,300,400,500", help="levels of N, comma-separated")
+    parser.add_argument("--think", type=float, default=1.0, help="seconds before each answer (0: stress)")
+    parser.add_argument("--seconds", type=float, default=20.0, help="measured seconds per level")
+    parser.add_argument("--warmup", type=float, default=5.0, help="seconds before each measurement")
+    parser.add_argument("--stop-ms", type=float, default=1000.0, help="stop after a level whose p99 passes this")
+    args = parser.parse_args()
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    port = free_port()
+    with tempfile.TemporaryDirectory() as tmp:
+        cmd = [sys.executable, "-m", "sichuan_mahjong", "serve", "--host", HOST, "--port", str(port)]
+        cmd += ["--db", str(Path(tmp) / "bench.db"), "--hold", "600", "--bot-delay", "0", "--pause", "0"]
+        cmd += ["--rate", "1000", "--log-level", "warning"]
+        server = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
+        try:
+            deadline = time.monotonic() + 30
+            while True:
+                try:
+                    if httpx.get(f"http://{HOST}:{port}/healthz", timeout=1).status_code == 200:
+                        break
+                except httpx.HTTPError:
+                    if time.monotonic() > deadline or server.poll() is not None:
+                        raise SystemExit("the server did not start") from None
+                    time.sleep(0.2)
+            asyncio.run(run(args, port, server))
+        finally:
+            server.terminate()
+            try:
+                server.wait(10)
+            except subprocess.TimeoutExpired:
+                server.kill()
+
+
+if __name__ == "__main__":
+    main()
