@@ -120,16 +120,16 @@ async def run(args: argparse.Namespace, port: int, server: subprocess.Popen[byte
     rng = random.Random(1)
     tasks: list[asyncio.Task[None]] = []
     levels = [int(n) for n in args.tables.split(",")]
-    print(f"think {args.think:g} s, {args.seconds:g} s per level after {args.warmup:g} s warm-up; server pid {server.pid}")
+    print(f"think {args.think:g} s, {args.seconds:g} s per level, warm-up {args.warmup:g} s (server pid {server.pid})")
     print(" tables  actions/s  p50 ms  p99 ms  max ms  server CPU  server MB  client CPU  errors")
+    sem = asyncio.Semaphore(20)
     async with httpx.AsyncClient(base_url=f"http://{HOST}:{port}", timeout=60) as http:
+
+        async def one() -> list[asyncio.Task[None]]:
+            async with sem:
+                return await open_table(http, port, args.think, stats, rng)
+
         for n in levels:
-            sem = asyncio.Semaphore(20)
-
-            async def one() -> list[asyncio.Task[None]]:
-                async with sem:
-                    return await open_table(http, port, args.think, stats, rng)
-
             opened = await asyncio.gather(*(one() for _ in range(n - len(tasks) // 4)))
             tasks += [t for ts in opened for t in ts]
             await asyncio.sleep(args.warmup)
@@ -163,7 +163,7 @@ def main() -> None:
     parser.add_argument("--warmup", type=float, default=5.0, help="seconds before each measurement")
     parser.add_argument("--stop-ms", type=float, default=1000.0, help="stop after a level whose p99 passes this")
     args = parser.parse_args()
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     port = free_port()
     with tempfile.TemporaryDirectory() as tmp:
