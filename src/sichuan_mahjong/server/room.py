@@ -417,7 +417,10 @@ class Room:
         if conn.seat is not None and shown.hints is None:
             shown.hints = hints_json(shown.view)
         view = shown.view_json(self._rules_json)
-        conn.client.send(view_message(shown.seq, view, shown.view.legal, events, room, shown.hints))
+        # An older view (a seat shown nothing while others decide) or a decision already answered asks nothing.
+        asked = shown.seq == self.seq and conn.seat is not None and conn.seat not in self.answers
+        legal = shown.view.legal if asked else ()
+        conn.client.send(view_message(shown.seq, view, legal, events, room, shown.hints))
 
     def _changed(self) -> None:
         """The state moved: send each seat and spectator what it may see now, then schedule who answers."""
