@@ -31,6 +31,22 @@ import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
 HOST = "127.0.0.1"  # loopback only
+#: ``scmj serve`` under cProfile; uvicorn re-raises SIGTERM after its shutdown with the handler found at start,
+#: which writes the stats (argv: the stats file, then serve's arguments).
+PROFILED = """
+import cProfile, os, signal, sys
+from sichuan_mahjong.cli import main
+out, args = sys.argv[1], sys.argv[2:]
+prof = cProfile.Profile()
+def dump(*_):
+    prof.disable()
+    prof.dump_stats(out)
+    os._exit(0)
+signal.signal(signal.SIGTERM, dump)
+prof.enable()
+main(["serve", *args])
+dump()
+"""
 
 
 @dataclass
@@ -162,12 +178,14 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20.0, help="measured seconds per level")
     parser.add_argument("--warmup", type=float, default=5.0, help="seconds before each measurement")
     parser.add_argument("--stop-ms", type=float, default=1000.0, help="stop after a level whose p99 passes this")
+    parser.add_argument("--profile", type=Path, default=None, help="run the server under cProfile, stats to FILE")
     args = parser.parse_args()
     _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     port = free_port()
     with tempfile.TemporaryDirectory() as tmp:
-        cmd = [sys.executable, "-m", "sichuan_mahjong", "serve", "--host", HOST, "--port", str(port)]
+        launch = ["-m", "sichuan_mahjong", "serve"] if args.profile is None else ["-c", PROFILED, str(args.profile)]
+        cmd = [sys.executable, *launch, "--host", HOST, "--port", str(port)]
         cmd += ["--db", str(Path(tmp) / "bench.db"), "--hold", "600", "--bot-delay", "0", "--pause", "0"]
         cmd += ["--rate", "1000", "--log-level", "warning"]
         server = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
@@ -185,7 +203,7 @@ def main() -> None:
         finally:
             server.terminate()
             try:
-                server.wait(10)
+                server.wait(30)
             except subprocess.TimeoutExpired:
                 server.kill()
 

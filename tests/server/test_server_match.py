@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from sichuan_mahjong.record import load_match
+from sichuan_mahjong.record import load_hand, load_match
 from webtable import Server, autoplay
 
 
@@ -42,9 +42,13 @@ def test_one_person_and_three_bots_play_a_whole_match(server: Server) -> None:
         await peer.close()
 
     asyncio.run(play())
-    (record,) = (server.db.parent / "records").glob("*.jsonl")
+    records = server.db.parent / "records"
+    (record,) = [f for f in records.glob("*.jsonl") if "-hand" not in f.name]
     match = load_match(record)
     assert match.is_over and len(match.games) == 2
+    hands = sorted(records.glob("*-hand*.jsonl"))
+    assert [h.name[-12:] for h in hands] == ["hand01.jsonl", "hand02.jsonl"]
+    assert [load_hand(h).events for h in hands] == [g.events for g in match.games]
 
 
 def test_four_people_and_a_spectator(server: Server) -> None:

@@ -81,5 +81,13 @@ def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     app = create_app(db, options, limits)
     print(f"scmj serve: http://{args.host}:{args.port}/  (database {db})", flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, ws="websockets-sansio", ws_max_size=16384, log_level="warning")
+    uvicorn.run(
+        app,
+        host=args.host,
+        port=args.port,
+        ws="websockets-sansio",
+        ws_max_size=16384,
+        ws_per_message_deflate=False,
+        log_level="warning",
+    )
     return 0

@@ -29,7 +29,7 @@ from sichuan_mahjong.game import Action, ActionKind, ActionParseError, Event, Ga
 from sichuan_mahjong.game.view import filter_event, public_event, public_view
 from sichuan_mahjong.hints import NothingToAdviseError, advise_view
 from sichuan_mahjong.match import Match
-from sichuan_mahjong.record import save_match
+from sichuan_mahjong.record import save_hand, save_match
 from sichuan_mahjong.refusals import refusal
 from sichuan_mahjong.rules import Rules
 from sichuan_mahjong.server.store import SeatRow, Store
@@ -447,10 +447,13 @@ class Room:
         message = hand_over_message(game, self.match.hand_index + 1, room)
         for conn in self._conns():
             conn.client.send(message)
-        if self.options.records is not None:
-            self.options.records.mkdir(parents=True, exist_ok=True)
-            stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime(self.created))
-            save_match(self.match, self.options.records / f"{stamp}-{self.code}.jsonl")
+        records = self.options.records
+        if records is not None:  # each hand once, then the whole match once: linear in the match's length
+            records.mkdir(parents=True, exist_ok=True)
+            name = f"{time.strftime('%Y%m%d-%H%M%S', time.gmtime(self.created))}-{self.code}"
+            save_hand(game, records / f"{name}-hand{self.match.hand_index + 1:02d}.jsonl")
+            if self.match.is_over:
+                save_match(self.match, records / f"{name}.jsonl")
         if self.match.is_over:
             over = {"type": "match_over", "totals": self.match.totals, "room": room}
             for conn in self._conns():
