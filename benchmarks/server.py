@@ -59,12 +59,14 @@ class Table:
 @dataclass
 class Stats:
     latencies: list[float] = field(default_factory=list)
+    lags: list[float] = field(default_factory=list)  # this client's event-loop lag, sampled every 10 ms
     actions: int = 0
     errors: int = 0
     recording: bool = False
 
     def reset(self) -> None:
         self.latencies = []
+        self.lags = []
         self.actions = 0
         self.errors = 0
 
@@ -115,6 +117,15 @@ async def player(ws: ClientConnection, table: Table, think: float, stats: Stats,
             return
 
 
+async def lag_probe(stats: Stats) -> None:
+    """How late this process wakes up: latency it adds to every figure (the machine is shared)."""
+    while True:
+        t = time.perf_counter()
+        await asyncio.sleep(0.01)
+        if stats.recording:
+            stats.lags.append(time.perf_counter() - t - 0.01)
+
+
 async def open_table(
     http: httpx.AsyncClient, port: int, think: float, stats: Stats, rng: random.Random
 ) -> list[asyncio.Task[None]]:
@@ -134,10 +145,10 @@ async def open_table(
 async def run(args: argparse.Namespace, port: int, server: subprocess.Popen[bytes]) -> None:
     stats = Stats()
     rng = random.Random(1)
-    tasks: list[asyncio.Task[None]] = []
+    tasks: list[asyncio.Task[None]] = [asyncio.create_task(lag_probe(stats))]
     levels = [int(n) for n in args.tables.split(",")]
     print(f"think {args.think:g} s, {args.seconds:g} s per level, warm-up {args.warmup:g} s (server pid {server.pid})")
-    print(" tables  actions/s  p50 ms  p99 ms  max ms  server CPU  server MB  client CPU  errors")
+    print(" tables  actions/s  p50 ms  p99 ms  max ms  server CPU  server MB  client CPU  client lag p99 ms  errors")
     sem = asyncio.Semaphore(20)
     async with httpx.AsyncClient(base_url=f"http://{HOST}:{port}", timeout=60) as http:
 
@@ -146,7 +157,7 @@ async def run(args: argparse.Namespace, port: int, server: subprocess.Popen[byte
                 return await open_table(http, port, args.think, stats, rng)
 
         for n in levels:
-            opened = await asyncio.gather(*(one() for _ in range(n - len(tasks) // 4)))
+            opened = await asyncio.gather(*(one() for _ in range(n - (len(tasks) - 1) // 4)))
             tasks += [t for ts in opened for t in ts]
             await asyncio.sleep(args.warmup)
             stats.reset()
@@ -159,9 +170,12 @@ async def run(args: argparse.Namespace, port: int, server: subprocess.Popen[byte
             client_cpu = (time.process_time() - own0) / wall * 100
             lat = sorted(stats.latencies) or [float("nan")]
             p50, p99 = lat[len(lat) // 2], lat[min(len(lat) - 1, int(0.99 * len(lat)))]
+            lags = sorted(stats.lags) or [float("nan")]
+            lag99 = lags[min(len(lags) - 1, int(0.99 * len(lags)))]
             print(
                 f"{n:7d}  {stats.actions / wall:9.1f}  {p50 * 1e3:6.1f}  {p99 * 1e3:6.1f}  {lat[-1] * 1e3:6.1f}"
-                f"  {server_cpu:9.0f}%  {rss_mb(server.pid):9.0f}  {client_cpu:9.0f}%  {stats.errors:6d}",
+                f"  {server_cpu:9.0f}%  {rss_mb(server.pid):9.0f}  {client_cpu:9.0f}%  {lag99 * 1e3:16.1f}"
+                f"  {stats.errors:6d}",
                 flush=True,
             )
             if p99 * 1e3 > args.stop_ms:

@@ -164,7 +164,7 @@ class Inbox:
         self.read = 0
 
     def send(self, message: Any) -> None:
-        self.seen.append(json.loads(json.dumps(message)))
+        self.seen.append(json.loads(message if isinstance(message, str) else json.dumps(message)))
 
     def close(self, code: int) -> None:
         self.closed = code

@@ -77,8 +77,8 @@ class Recorder:
     def close(self, code: int) -> None:
         raise AssertionError(f"the room closed a healthy connection ({code})")
 
-    def send(self, message: Mapping[str, Any]) -> None:
-        m: dict[str, Any] = json.loads(json.dumps(message))  # what goes on the wire
+    def send(self, message: Mapping[str, Any] | str) -> None:
+        m: dict[str, Any] = json.loads(message if isinstance(message, str) else json.dumps(message))  # the wire
         self.inbox.append(m)
         self.types.add(m["type"])
         game = self.room.game

@@ -26,7 +26,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from sichuan_mahjong.server.lobby import Lobby, RequestError
 from sichuan_mahjong.server.room import Room, ServerOptions
 from sichuan_mahjong.server.store import Store
-from sichuan_mahjong.server.wire import ClientMessage, WireError, error_message, parse_client
+from sichuan_mahjong.server.wire import ClientMessage, WireError, dumps, error_message, parse_client
 
 __all__ = ["Limits", "create_app"]
 
@@ -88,13 +88,13 @@ class WsClient:
         self.closed = False
         self.task = asyncio.get_running_loop().create_task(self._drain())
 
-    def send(self, message: Mapping[str, Any]) -> None:
+    def send(self, message: Mapping[str, Any] | str) -> None:
         if self.closed:
             return
         if self.queue.qsize() >= self.limit:
             self.close(CLOSE_SLOW)
             return
-        self.queue.put_nowait(json.dumps(message, ensure_ascii=False, separators=(",", ":")))
+        self.queue.put_nowait(message if isinstance(message, str) else dumps(message))
 
     def close(self, code: int) -> None:
         if not self.closed:

@@ -35,11 +35,13 @@ from sichuan_mahjong.rules import Rules
 from sichuan_mahjong.server.store import SeatRow, Store
 from sichuan_mahjong.server.wire import (
     ClientMessage,
+    dumps,
     error_message,
     hand_over_message,
     hints_json,
     observation_json,
-    view_message,
+    shared_view_text,
+    view_message_text,
 )
 
 __all__ = ["PAUSE_PHASES", "Client", "Room", "RoomClosedError", "RoomFullError", "RoomSettings", "ServerOptions"]
@@ -58,7 +60,8 @@ CLOSE_REPLACED: Final = 4409
 class Client(Protocol):
     """One open connection as the room sees it."""
 
-    def send(self, message: Mapping[str, Any]) -> None: ...
+    def send(self, message: Mapping[str, Any] | str) -> None:
+        """Queue one message: an object, or its JSON text already encoded."""
 
     def close(self, code: int) -> None: ...
 
@@ -125,6 +128,7 @@ class _Shown:
     upto: int  # events of the hand it covers
     public: _Shown | None = None  # the public view of the same moment (a seat's JSON shares its fields)
     json: dict[str, Any] | None = None  # the view's JSON, built once
+    shared: str | None = None  # the public view's shared fields as JSON text, encoded once
     hints: dict[str, Any] | None = None
 
     def view_json(self, rules: Mapping[str, object]) -> dict[str, Any]:
@@ -132,6 +136,14 @@ class _Shown:
             base = self.public.view_json(rules) if self.public is not None else None
             self.json = observation_json(self.view, rules, base)
         return self.json
+
+    def shared_text(self, rules: Mapping[str, object]) -> str:
+        """The fields every seat's view shares at this moment, encoded once (from the public view)."""
+        if self.public is not None:
+            return self.public.shared_text(rules)
+        if self.shared is None:
+            self.shared = shared_view_text(self.view_json(rules))
+        return self.shared
 
 
 @dataclass(slots=True)
@@ -403,7 +415,7 @@ class Room:
             "deadline_ms": None if self.deadline is None else int(self.deadline * 1000),
         }
 
-    def _view_to(self, conn: Conn, shown: _Shown, room: Mapping[str, Any]) -> None:
+    def _view_to(self, conn: Conn, shown: _Shown, room: str) -> None:
         game = self.game
         assert game is not None and self.match is not None
         if conn.hand != self.match.hand_index:
@@ -417,10 +429,11 @@ class Room:
         if conn.seat is not None and shown.hints is None:
             shown.hints = hints_json(shown.view)
         view = shown.view_json(self._rules_json)
+        shared = shown.shared_text(self._rules_json)
         # An older view (a seat shown nothing while others decide) or a decision already answered asks nothing.
         asked = shown.seq == self.seq and conn.seat is not None and conn.seat not in self.answers
         legal = shown.view.legal if asked else ()
-        conn.client.send(view_message(shown.seq, view, legal, events, room, shown.hints))
+        conn.client.send(view_message_text(shown.seq, view, shared, legal, events, room, shown.hints))
 
     def _changed(self) -> None:
         """The state moved: send each seat and spectator what it may see now, then schedule who answers."""
@@ -431,12 +444,13 @@ class Room:
         if self.pending and self.settings.timer is not None:
             self.deadline = time.time() + self.settings.timer
         room = self.room_json()
+        room_text = dumps(room)
         for seat in self._seats():
             if seat.conn is not None and seat.shown is not None and seat.shown.seq == self.seq:
-                self._view_to(seat.conn, seat.shown, room)
+                self._view_to(seat.conn, seat.shown, room_text)
         if self.public is not None and self.public.seq == self.seq:
             for conn in self.spectators:
-                self._view_to(conn, self.public, room)
+                self._view_to(conn, self.public, room_text)
         if game.is_over:
             self._hand_over(game, room)
         else:
@@ -586,7 +600,7 @@ class Room:
             return
         shown = self.public if conn.seat is None else self._seat(conn.seat).shown
         if shown is not None:
-            self._view_to(conn, shown, room)
+            self._view_to(conn, shown, dumps(room))
         if game.is_over:
             client.send(hand_over_message(game, self.match.hand_index + 1, room))
             if self.match.is_over:

@@ -36,19 +36,26 @@ from sichuan_mahjong.tiles import SUITS, Tile
 __all__ = [
     "CLIENT_TYPES",
     "MAX_MESSAGE_BYTES",
+    "OWN_FIELDS",
     "ClientMessage",
     "WireError",
+    "dumps",
     "error_message",
     "event_json",
     "hand_over_message",
     "hints_json",
     "observation_json",
     "parse_client",
+    "shared_view_text",
     "view_message",
+    "view_message_text",
 ]
 
 #: The largest client frame the server reads (bytes of UTF-8); a longer one is refused.
 MAX_MESSAGE_BYTES: Final = 2048
+#: The fields of a view that differ between seats at one moment; every other field is the same for all four
+#: seats and the spectators, so a room encodes it once (:func:`shared_view_text`).
+OWN_FIELDS: Final = ("seat", "hand", "drawn", "melds", "hidden_kongs", "exchanged", "pass_lock")
 #: Client -> server message types. ``auth`` carries the token when the URL does not.
 CLIENT_TYPES: Final = ("act", "advise", "auto", "next", "ping", "auth")
 
@@ -200,6 +207,36 @@ def hints_json(view: Observation) -> dict[str, Any]:
     waits = [w.to_dict() for w in ready_waits(view)]
     by_discard = {str(t): [w.to_dict() for w in ws] for t, ws in discard_waits(view).items()} if view.legal else {}
     return {"waits": waits, "discard_waits": by_discard}
+
+
+def dumps(obj: object) -> str:
+    """Compact JSON text, non-ASCII kept (names, Chinese words)."""
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+
+
+def shared_view_text(view: Mapping[str, Any]) -> str:
+    """The JSON members (no braces) of a view's fields outside :data:`OWN_FIELDS`."""
+    return dumps({k: v for k, v in view.items() if k not in OWN_FIELDS})[1:-1]
+
+
+def view_message_text(
+    seq: int,
+    view: Mapping[str, Any],
+    shared: str,
+    legal: Sequence[Action],
+    events: Iterable[Event],
+    room: str,
+    hints: Mapping[str, Any] | None,
+) -> str:
+    """:func:`view_message` as JSON text, from parts encoded once per moment: ``shared`` is
+    :func:`shared_view_text` of this moment's views, ``room`` the room object's JSON text."""
+    own = dumps({k: view[k] for k in OWN_FIELDS})[1:-1]
+    legal_text = dumps([str(a) for a in legal])
+    events_text = dumps([event_json(e) for e in events])
+    return (
+        f'{{"type":"view","seq":{seq},"view":{{{own},{shared}}},"legal":{legal_text},"events":{events_text},'
+        f'"room":{room},"hints":{dumps(hints)}}}'
+    )
 
 
 def view_message(
