@@ -4,6 +4,7 @@ illegal actions and the entry point."""
 from __future__ import annotations
 
 import tomllib
+from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
@@ -53,6 +54,13 @@ def test_make_by_id_and_by_module_path() -> None:
 def test_the_entry_point_gymnasium_029_calls_registers_the_env() -> None:
     declared = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["entry-points"]["gymnasium.envs"]
     assert declared == {"__root__": "sichuan_mahjong.rl.registration:register"}
+    (point,) = [e for e in entry_points(group="gymnasium.envs") if e.value.startswith("sichuan_mahjong")]
+    spec = gymnasium.envs.registration.registry.pop(ENV_ID)
+    try:
+        point.load()()  # what Gymnasium 0.29's load_plugin_envs does on import
+        assert gymnasium.spec(ENV_ID).entry_point == spec.entry_point
+    finally:
+        gymnasium.envs.registration.registry[ENV_ID] = spec
 
 
 def test_a_hand_against_expert_bots_pays_the_seat_its_points() -> None:
