@@ -58,6 +58,12 @@ class Server:
             time.sleep(0.1)
         raise RuntimeError(f"scmj serve did not answer /healthz: {self.log.read_text()}")
 
+    def __enter__(self) -> Server:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
     def kill(self) -> None:
         """``kill -9``: no clean-up of any kind."""
         assert self.proc is not None

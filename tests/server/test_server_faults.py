@@ -17,11 +17,8 @@ from webtable import Peer, Server, autoplay
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[Server]:
-    srv = Server(tmp_path / "db.sqlite", "--auth-timeout", "0.5").start()
-    try:
+    with Server(tmp_path / "db.sqlite", "--auth-timeout", "0.5") as srv:
         yield srv
-    finally:
-        srv.stop()
 
 
 async def closed_with(peer: Peer, timeout: float = 5) -> int | None:
@@ -92,8 +89,7 @@ def test_illegal_stale_and_garbage_change_nothing_then_strikes_close(server: Ser
 
 
 def test_the_rate_limit_refuses_a_flood(tmp_path: Path) -> None:
-    srv = Server(tmp_path / "db.sqlite", "--rate", "2").start()  # the later --rate wins over the helper's
-    try:
+    with Server(tmp_path / "db.sqlite", "--rate", "2") as srv:  # the later --rate wins over the helper's
         room = srv.room()
 
         async def go() -> None:
@@ -106,8 +102,6 @@ def test_the_rate_limit_refuses_a_flood(tmp_path: Path) -> None:
             assert any(m.get("code") == "rate" for m in peer.seen)
 
         asyncio.run(go())
-    finally:
-        srv.stop()
 
 
 def test_two_rooms_play_apart(server: Server) -> None:

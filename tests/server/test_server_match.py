@@ -16,11 +16,8 @@ from webtable import Server, autoplay
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[Server]:
-    srv = Server(tmp_path / "db.sqlite").start()
-    try:
+    with Server(tmp_path / "db.sqlite") as srv:
         yield srv
-    finally:
-        srv.stop()
 
 
 def test_one_person_and_three_bots_play_a_whole_match(server: Server) -> None:

@@ -38,8 +38,7 @@ async def play_until(peer: Peer, rng: random.Random, stop: Any, timeout: float =
 
 
 def test_reconnect_in_the_middle_of_a_claim(tmp_path: Path) -> None:
-    server = Server(tmp_path / "db.sqlite").start()
-    try:
+    with Server(tmp_path / "db.sqlite") as server:
 
         async def go() -> None:
             rng = random.Random(5)
@@ -64,13 +63,10 @@ def test_reconnect_in_the_middle_of_a_claim(tmp_path: Path) -> None:
             raise AssertionError("no claim came to the person in six matches")
 
         asyncio.run(go())
-    finally:
-        server.stop()
 
 
 def test_takeover_after_the_hold_and_reclaim(tmp_path: Path) -> None:
-    server = Server(tmp_path / "db.sqlite", hold=0.3).start()
-    try:
+    with Server(tmp_path / "db.sqlite", hold=0.3) as server:
         room = server.room(hands=1, bots=BOTS)
         code = room["room"]
         status, watch = server.post(f"/api/rooms/{code}/spectators")
@@ -95,13 +91,10 @@ def test_takeover_after_the_hold_and_reclaim(tmp_path: Path) -> None:
             await spectator.close()
 
         asyncio.run(go())
-    finally:
-        server.stop()
 
 
 def test_kill_9_then_resume_on_the_same_database(tmp_path: Path) -> None:
-    server = Server(tmp_path / "db.sqlite").start()
-    try:
+    with Server(tmp_path / "db.sqlite") as server:
         room = server.room(hands=2, bots=BOTS)
         code = room["room"]
         status, watch = server.post(f"/api/rooms/{code}/spectators")
@@ -140,5 +133,3 @@ def test_kill_9_then_resume_on_the_same_database(tmp_path: Path) -> None:
             await spectator.close()
 
         asyncio.run(second_part())
-    finally:
-        server.stop()
