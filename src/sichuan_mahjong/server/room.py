@@ -1,7 +1,7 @@
 """One room of the web table: four seats (people or bots), spectators, a match, and who is told what when.
 
 A :class:`Room` holds a :class:`~sichuan_mahjong.match.Match` (dealers by R2.5, running totals) and drives its
-current hand: it gathers every answer :meth:`Game.to_act` asks for (people through :meth:`Room.act`, bots
+current hand: it gathers every answer :meth:`Game.to_act` asks for (people through :meth:`Room.handle`, bots
 from ``game.view(seat)`` only), writes each accepted answer to the store *before* anything it causes is sent,
 then steps the game and tells each seat what it may see (``view`` messages from its own view and filtered
 events, spectators the public view). It knows nothing of HTTP or websockets: a connection is anything with
@@ -20,9 +20,7 @@ import logging
 import secrets
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Any, Final, Protocol, TypeVar
+from typing import Any, Final, TypeVar
 
 from sichuan_mahjong.agents import Agent, make_agent
 from sichuan_mahjong.game import Action, ActionKind, ActionParseError, Event, Game, Observation
@@ -31,7 +29,18 @@ from sichuan_mahjong.hints import NothingToAdviseError, advise_view
 from sichuan_mahjong.match import Match
 from sichuan_mahjong.record import save_hand, save_match
 from sichuan_mahjong.refusals import refusal
-from sichuan_mahjong.rules import Rules
+from sichuan_mahjong.server.seats import (
+    CLOSE_REPLACED,
+    CLOSE_ROOM_FAILED,
+    Client,
+    Conn,
+    RoomClosedError,
+    RoomFullError,
+    RoomSettings,
+    Seat,
+    ServerOptions,
+    Shown,
+)
 from sichuan_mahjong.server.store import SeatRow, Store
 from sichuan_mahjong.server.wire import (
     ClientMessage,
@@ -39,8 +48,6 @@ from sichuan_mahjong.server.wire import (
     error_message,
     hand_over_message,
     hints_json,
-    observation_json,
-    shared_view_text,
     view_message_text,
 )
 
@@ -52,133 +59,6 @@ log = logging.getLogger("sichuan_mahjong.server")
 PAUSE_PHASES: Final = frozenset({"claim", "rob", "declare"})
 #: The bot that plays a seat in 托管, after the hold, or when the turn timer runs out with no safe default.
 STAND_IN: Final = "expert"
-#: Websocket close codes: the room failed (an exception inside it) / the connection was replaced.
-CLOSE_ROOM_FAILED: Final = 1011
-CLOSE_REPLACED: Final = 4409
-
-
-class Client(Protocol):
-    """One open connection as the room sees it."""
-
-    def send(self, message: Mapping[str, Any] | str) -> None:
-        """Queue one message: an object, or its JSON text already encoded."""
-
-    def close(self, code: int) -> None: ...
-
-
-class RoomFullError(ValueError):
-    """Every seat of the room is taken."""
-
-
-class RoomClosedError(ValueError):
-    """The room has failed or expired."""
-
-
-@dataclass(frozen=True, slots=True)
-class ServerOptions:
-    """Server-wide timings, in seconds. ``hold``: a disconnected seat's decisions wait this long, then the
-    stand-in bot plays it until it is back; ``bot_delay``: a bot's pause before answering, so people can follow;
-    ``pause``: between hands (cut short when every connected person sends ``next``); ``idle``: an untouched
-    room without connections expires."""
-
-    hold: float = 30.0
-    bot_delay: float = 0.6
-    pause: float = 8.0
-    idle: float = 3600.0
-    records: Path | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class RoomSettings:
-    """What a room was created with; stored as JSON and enough (with the answers) to rebuild it."""
-
-    preset: str
-    rules: Rules
-    hands: int
-    seed: int
-    timer: float | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "preset": self.preset,
-            "rules": self.rules.to_dict(),
-            "hands": self.hands,
-            "seed": self.seed,
-            "timer": self.timer,
-        }
-
-    @classmethod
-    def from_json(cls, raw: Mapping[str, Any]) -> RoomSettings:
-        timer = raw.get("timer")
-        return cls(
-            str(raw["preset"]),
-            Rules.from_dict(raw["rules"]),
-            int(raw["hands"]),
-            int(raw["seed"]),
-            None if timer is None else float(timer),
-        )
-
-
-@dataclass(slots=True)
-class _Shown:
-    """The last view a seat (or the public) was shown: what it gets again on reconnect."""
-
-    seq: int
-    view: Observation
-    upto: int  # events of the hand it covers
-    public: _Shown | None = None  # the public view of the same moment (a seat's JSON shares its fields)
-    json: dict[str, Any] | None = None  # the view's JSON, built once
-    shared: str | None = None  # the public view's shared fields as JSON text, encoded once
-    hints: dict[str, Any] | None = None
-
-    def view_json(self, rules: Mapping[str, object]) -> dict[str, Any]:
-        if self.json is None:
-            base = self.public.view_json(rules) if self.public is not None else None
-            self.json = observation_json(self.view, rules, base)
-        return self.json
-
-    def shared_text(self, rules: Mapping[str, object]) -> str:
-        """The fields every seat's view shares at this moment, encoded once (from the public view)."""
-        if self.public is not None:
-            return self.public.shared_text(rules)
-        if self.shared is None:
-            self.shared = shared_view_text(self.view_json(rules))
-        return self.shared
-
-
-@dataclass(slots=True)
-class Conn:
-    """One connection in the room: its seat (None for a spectator) and the events it has been sent."""
-
-    client: Client
-    seat: int | None
-    hand: int = -1
-    cursor: int = 0
-
-
-@dataclass(slots=True)
-class Seat:
-    index: int
-    name: str
-    token: str | None
-    bot: str | None  # the tier of a bot seat
-    auto: bool = False  # 托管 asked by the player
-    away: bool = False  # taken over after the hold while disconnected
-    conn: Conn | None = None
-    shown: _Shown | None = None
-    hold: asyncio.TimerHandle | None = None
-    agent: Agent | None = None
-
-    @property
-    def person(self) -> bool:
-        return self.bot is None
-
-    @property
-    def botted(self) -> bool:
-        """A bot answers for this seat now."""
-        return self.bot is not None or self.auto or self.away
-
-
 _T = TypeVar("_T")
 
 
@@ -208,7 +88,7 @@ class Room:
         self.answers: dict[int, Action] = {}
         self.pending: dict[int, list[Action]] = {}
         self.deadline: float | None = None  # wall-clock seconds the current decision must be made by
-        self.public: _Shown | None = None
+        self.public: Shown | None = None
         self.closed: str | None = None
         self.next_votes: set[int] = set()
         self.last_active = time.monotonic()
@@ -366,10 +246,10 @@ class Room:
         self.pending = game.to_act()
         pause = game.phase in PAUSE_PHASES
         upto = len(game.events)
-        public = _Shown(self.seq, public_view(game.view(0)), upto)
+        public = Shown(self.seq, public_view(game.view(0)), upto)
         for seat in self._seats():
             if seat.person and (not pause or seat.index in self.pending):
-                seat.shown = _Shown(self.seq, game.view(seat.index), upto, public)
+                seat.shown = Shown(self.seq, game.view(seat.index), upto, public)
         if not pause:
             self.public = public
 
@@ -415,7 +295,7 @@ class Room:
             "deadline_ms": None if self.deadline is None else int(self.deadline * 1000),
         }
 
-    def _view_to(self, conn: Conn, shown: _Shown, room: str) -> None:
+    def _view_to(self, conn: Conn, shown: Shown, room: str) -> None:
         game = self.game
         assert game is not None and self.match is not None
         if conn.hand != self.match.hand_index:

@@ -1,0 +1,157 @@
+"""What a room is made of: its settings, its seats and connections, and the last view each was shown.
+
+Plain data for :mod:`sichuan_mahjong.server.room`; a connection is anything with ``send`` and ``close``
+(:class:`Client`), so rooms run the same behind websockets and in tests.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final, Protocol
+
+from sichuan_mahjong.agents import Agent
+from sichuan_mahjong.game import Observation
+from sichuan_mahjong.rules import Rules
+from sichuan_mahjong.server.wire import observation_json, shared_view_text
+
+__all__ = [
+    "CLOSE_REPLACED",
+    "CLOSE_ROOM_FAILED",
+    "Client",
+    "Conn",
+    "RoomClosedError",
+    "RoomFullError",
+    "RoomSettings",
+    "Seat",
+    "ServerOptions",
+    "Shown",
+]
+
+#: Websocket close codes: the room failed (an exception inside it) / the connection was replaced.
+CLOSE_ROOM_FAILED: Final = 1011
+CLOSE_REPLACED: Final = 4409
+
+
+class Client(Protocol):
+    """One open connection as the room sees it."""
+
+    def send(self, message: Mapping[str, Any] | str) -> None:
+        """Queue one message: an object, or its JSON text already encoded."""
+
+    def close(self, code: int) -> None: ...
+
+
+class RoomFullError(ValueError):
+    """Every seat of the room is taken."""
+
+
+class RoomClosedError(ValueError):
+    """The room has failed or expired."""
+
+
+@dataclass(frozen=True, slots=True)
+class ServerOptions:
+    """Server-wide timings, in seconds. ``hold``: a disconnected seat's decisions wait this long, then the
+    stand-in bot plays it until it is back; ``bot_delay``: a bot's pause before answering, so people can follow;
+    ``pause``: between hands (cut short when every connected person sends ``next``); ``idle``: an untouched
+    room without connections expires."""
+
+    hold: float = 30.0
+    bot_delay: float = 0.6
+    pause: float = 8.0
+    idle: float = 3600.0
+    records: Path | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RoomSettings:
+    """What a room was created with; stored as JSON and enough (with the answers) to rebuild it."""
+
+    preset: str
+    rules: Rules
+    hands: int
+    seed: int
+    timer: float | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "preset": self.preset,
+            "rules": self.rules.to_dict(),
+            "hands": self.hands,
+            "seed": self.seed,
+            "timer": self.timer,
+        }
+
+    @classmethod
+    def from_json(cls, raw: Mapping[str, Any]) -> RoomSettings:
+        timer = raw.get("timer")
+        return cls(
+            str(raw["preset"]),
+            Rules.from_dict(raw["rules"]),
+            int(raw["hands"]),
+            int(raw["seed"]),
+            None if timer is None else float(timer),
+        )
+
+
+@dataclass(slots=True)
+class Shown:
+    """The last view a seat (or the public) was shown: what it gets again on reconnect."""
+
+    seq: int
+    view: Observation
+    upto: int  # events of the hand it covers
+    public: Shown | None = None  # the public view of the same moment (a seat's JSON shares its fields)
+    json: dict[str, Any] | None = None  # the view's JSON, built once
+    shared: str | None = None  # the public view's shared fields as JSON text, encoded once
+    hints: dict[str, Any] | None = None
+
+    def view_json(self, rules: Mapping[str, object]) -> dict[str, Any]:
+        if self.json is None:
+            base = self.public.view_json(rules) if self.public is not None else None
+            self.json = observation_json(self.view, rules, base)
+        return self.json
+
+    def shared_text(self, rules: Mapping[str, object]) -> str:
+        """The fields every seat's view shares at this moment, encoded once (from the public view)."""
+        if self.public is not None:
+            return self.public.shared_text(rules)
+        if self.shared is None:
+            self.shared = shared_view_text(self.view_json(rules))
+        return self.shared
+
+
+@dataclass(slots=True)
+class Conn:
+    """One connection in the room: its seat (None for a spectator) and the events it has been sent."""
+
+    client: Client
+    seat: int | None
+    hand: int = -1
+    cursor: int = 0
+
+
+@dataclass(slots=True)
+class Seat:
+    index: int
+    name: str
+    token: str | None
+    bot: str | None  # the tier of a bot seat
+    auto: bool = False  # 托管 asked by the player
+    away: bool = False  # taken over after the hold while disconnected
+    conn: Conn | None = None
+    shown: Shown | None = None
+    hold: asyncio.TimerHandle | None = None
+    agent: Agent | None = None
+
+    @property
+    def person(self) -> bool:
+        return self.bot is None
+
+    @property
+    def botted(self) -> bool:
+        """A bot answers for this seat now."""
+        return self.bot is not None or self.auto or self.away
