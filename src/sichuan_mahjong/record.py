@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any, Final, NamedTuple
 
 from sichuan_mahjong.game.actions import Action
+from sichuan_mahjong.game.deal import DealError
 from sichuan_mahjong.game.events import Event
 from sichuan_mahjong.game.state import Game
 from sichuan_mahjong.match import Match, hand_seed
@@ -223,15 +224,20 @@ def parse_record(text: str, source: str = "<string>") -> Record:
     rows: list[tuple[int, dict[str, Any]]] = []
     pieces = text.split("\n")
     ends_cleanly = text.endswith("\n")
+    last = max((n for n, piece in enumerate(pieces, start=1) if piece.strip()), default=0)
     for number, piece in enumerate(pieces, start=1):
         line = piece.rstrip("\r")
         if not line.strip():
+            if number < last:  # blank lines may end a file, never sit between its lines
+                raise RecordError("a blank line inside the record: every line is one JSON object", source, number)
             continue
         try:
             raw = json.loads(line)
         except json.JSONDecodeError as exc:
             cut = " (the file ends inside this line: truncated?)" if number == len(pieces) and not ends_cleanly else ""
             raise RecordError(f"not valid JSON: {exc.msg} at column {exc.colno}{cut}", source, number) from None
+        except RecursionError:
+            raise RecordError("JSON nested too deeply", source, number) from None
         if not isinstance(raw, dict):
             raise RecordError(f"each line must be a JSON object, got {type(raw).__name__}", source, number)
         rows.append((number, raw))
@@ -383,6 +389,8 @@ def _game_from_deal(hand: HandRecord) -> Game:
     deal = _check_full_deal(hand)
     try:
         return Game.replay([deal])
+    except DealError as exc:  # what read_deal finds impossible: dice, tile counts, hand sizes, ...
+        raise RecordError(f"bad 'deal' event: {exc}", *hand.where(0)) from None
     except (KeyError, TypeError, ValueError, IndexError) as exc:
         raise RecordError(f"bad 'deal' event: {type(exc).__name__}: {exc}", *hand.where(0)) from None
 
@@ -441,6 +449,11 @@ def _drive(game: Game, hand: HandRecord, stop: int, *, partial: bool) -> Iterato
             f"the record ends here but the hand goes on (next would be {nxt}): truncated?",
             *hand.where(len(events) - 1),
         )
+
+
+def _clip(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _short(raw: Mapping[str, Any]) -> str:
@@ -509,7 +522,11 @@ def _check_header_against_deal(hand: HandRecord, rules: Rules, base: int, seed: 
             with contextlib.suppress(ValueError, TypeError):
                 got = Rules.from_dict(got).to_dict()
         if got != want:
-            raise RecordError(f"the deal's {key} {got!r} differs from the header's {want!r}", *hand.where(0))
+            what, a, b = key, got, want
+            if isinstance(got, dict) and isinstance(want, dict):  # name the first option that differs, not all
+                name = next(k for k in sorted({*got, *want}, key=str) if got.get(k) != want.get(k))
+                what, a, b = f"rule {name}", got.get(name), want.get(name)
+            raise RecordError(f"the deal's {what} {_clip(a)} differs from the header's {_clip(b)}", *hand.where(0))
 
 
 def hand_from_record(record: Record, hand: int | None = None) -> Game:

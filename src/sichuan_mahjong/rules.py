@@ -41,6 +41,12 @@ class RulesError(ValueError):
     """An unknown option or a value an option does not take."""
 
 
+def _shown(value: object) -> str:
+    """A value as an error message quotes it: its repr, cut to a short excerpt (input can be any size)."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 @dataclass(frozen=True, slots=True)
 class Rules:
     """Everything that varies between tables. Build with :meth:`preset` and :meth:`replace`."""
@@ -63,23 +69,30 @@ class Rules:
     extra_fans: frozenset[str] = field(default_factory=frozenset)  # R10 house bonuses
 
     def __post_init__(self) -> None:
+        for name in _FLAGS:  # a flag is True or False, not a truthy "yes" a record or a caller slipped in
+            if not isinstance(getattr(self, name), bool):
+                raise RulesError(f"option {name}={_shown(getattr(self, name))} must be true or false")
         for name, choices in _CHOICES.items():
             value = getattr(self, name)
-            if value not in choices:
+            if isinstance(value, bool) or value not in choices:
                 shown = ", ".join(map(str, choices))
-                raise RulesError(f"option {name}={value!r} is not one of: {shown}")
-        if self.max_fan is not None and (not isinstance(self.max_fan, int) or self.max_fan < 0):
-            raise RulesError(f"option max_fan={self.max_fan!r} must be a non-negative integer or None")
+                raise RulesError(f"option {name}={_shown(value)} is not one of: {shown}")
+        if self.max_fan is not None and (
+            isinstance(self.max_fan, bool) or not isinstance(self.max_fan, int) or self.max_fan < 0
+        ):
+            raise RulesError(f"option max_fan={_shown(self.max_fan)} must be a non-negative integer or None")
         for name in ("robbing_kong_fan", "flower_pig_fan"):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-                raise RulesError(f"option {name}={value!r} must be a non-negative integer")
+                raise RulesError(f"option {name}={_shown(value)} must be a non-negative integer")
+        if isinstance(self.extra_fans, str) or not all(isinstance(f, str) for f in self.extra_fans):
+            raise RulesError(f"option extra_fans={_shown(self.extra_fans)} must be a set of names")
         if not isinstance(self.extra_fans, frozenset):
             object.__setattr__(self, "extra_fans", frozenset(self.extra_fans))
         unknown = self.extra_fans - EXTRA_FANS
         if unknown:
             raise RulesError(
-                f"unknown extra fan {sorted(unknown)[0]!r}; known extra fans: {', '.join(sorted(EXTRA_FANS))}"
+                f"unknown extra fan {_shown(sorted(unknown)[0])}; known extra fans: {', '.join(sorted(EXTRA_FANS))}"
             )
 
     # -- the mode, read as its two switches (R5)
@@ -103,14 +116,14 @@ class Rules:
         try:
             return PRESETS[name]
         except KeyError:
-            raise RulesError(f"unknown preset {name!r}; presets: {', '.join(PRESETS)}") from None
+            raise RulesError(f"unknown preset {_shown(name)}; presets: {', '.join(PRESETS)}") from None
 
     def replace(self, **changes: Any) -> Rules:
         """A copy with some options changed; an unknown option raises :class:`RulesError` naming it."""
         names = [f.name for f in dataclasses.fields(self)]
         for key in changes:
             if key not in names:
-                raise RulesError(f"unknown option {key!r}; known options: {', '.join(names)}")
+                raise RulesError(f"unknown option {_shown(key)}; known options: {', '.join(names)}")
         return dataclasses.replace(self, **changes)
 
     def with_options(self, options: Mapping[str, str]) -> Rules:
@@ -131,7 +144,7 @@ def _parse_option(key: str, text: str) -> object:
     hints = get_type_hints(Rules)
     if key not in hints:
         names = ", ".join(f.name for f in dataclasses.fields(Rules))
-        raise RulesError(f"unknown option {key!r}; known options: {names}")
+        raise RulesError(f"unknown option {_shown(key)}; known options: {names}")
     kind = hints[key]
     try:
         if kind is bool:
@@ -148,10 +161,11 @@ def _parse_option(key: str, text: str) -> object:
         if key == "extra_fans":
             return frozenset(p.strip() for p in text.split(",") if p.strip())
     except ValueError:
-        raise RulesError(f"option {key}={text!r}: expected {getattr(kind, '__name__', kind)}") from None
+        raise RulesError(f"option {key}={_shown(text)}: expected {getattr(kind, '__name__', kind)}") from None
     return text
 
 
+_FLAGS: Final = tuple(f.name for f in dataclasses.fields(Rules) if f.type in ("bool", bool))
 _SEED = Rules()
 PRESETS: Final[dict[str, Rules]] = {
     "seed": _SEED,

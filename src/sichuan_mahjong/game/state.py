@@ -30,6 +30,7 @@ from sichuan_mahjong.game.actions import (
     ActionKind,
     IllegalActionError,
 )
+from sichuan_mahjong.game.deal import WALL_SIZE, deal_ring, read_deal, roll_dealer
 from sichuan_mahjong.game.events import TILE_TEXT, Event, tiles_of_text, tiles_text
 from sichuan_mahjong.game.settlement import (
     KongRecord,
@@ -51,7 +52,6 @@ __all__ = ["FORCED_WIN_WALL", "Game"]
 
 #: 后4张必胡 (R9.2): a win is forced while the wall holds this many tiles or fewer.
 FORCED_WIN_WALL: Final = 4
-WALL_SIZE: Final = 108 - 13 * 4 - 1
 _VOID = tuple(Action.void(s) for s in range(3))
 _DISCARD = tuple(Action.discard(t) for t in range(NUM_KINDS))
 _CKONG = tuple(Action.concealed_kong(t) for t in range(NUM_KINDS))
@@ -64,34 +64,6 @@ _EXCHANGE_OF: Final = {
 }
 _EXCHANGE_TARGET: Final = {"clockwise": 3, "counterclockwise": 1, "across": 2}
 _DICE_DIRECTION: Final = ("across", "counterclockwise", "clockwise")  # by (sum of the two dice) % 3
-
-
-def _roll_dealer(rng: random.Random) -> tuple[int, list[list[int]]]:
-    """R2.2: everyone rolls two dice, the highest deals, ties roll again among the tied."""
-    rolls: list[list[int]] = []
-    contenders = [0, 1, 2, 3]
-    while True:
-        totals = {s: rng.randint(1, 6) + rng.randint(1, 6) for s in contenders}
-        rolls.append([totals.get(s, 0) for s in range(4)])
-        best = max(totals.values())
-        contenders = [s for s in contenders if totals[s] == best]
-        if len(contenders) == 1:
-            return contenders[0], rolls
-
-
-def _deal_ring(ring: Sequence[int], dealer: int) -> tuple[list[list[int]], list[int]]:
-    """Deal as at the table: three rounds of four tiles from the dealer on, one each, the dealer's 14th (跳牌)."""
-    hands: list[list[int]] = [[], [], [], []]
-    pos = 0
-    for _ in range(3):
-        for k in range(4):
-            hands[(dealer + k) % 4].extend(ring[pos : pos + 4])
-            pos += 4
-    for k in range(4):
-        hands[(dealer + k) % 4].append(ring[pos])
-        pos += 1
-    hands[dealer].append(ring[pos])
-    return hands, list(ring[pos + 1 :])
 
 
 def _tiles_arg(tiles: str | Iterable[TileLike]) -> list[int]:
@@ -111,7 +83,7 @@ class Game:
         rng = random.Random(seed)
         rolls: list[list[int]] | None = None
         if dealer is None:
-            dealer, rolls = _roll_dealer(rng)
+            dealer, rolls = roll_dealer(rng)
         dice = (rng.randint(1, 6), rng.randint(1, 6))
         tiles = [t for t in range(NUM_KINDS) for _ in range(4)]
         rng.shuffle(tiles)
@@ -119,7 +91,7 @@ class Game:
         # R2.3: the wall in front of seat (dealer + total - 1) is broken ``total`` stacks (two tiles) in.
         start = (((dealer + total - 1) % 4) * 27 + 2 * total) % 108
         ring = tiles[start:] + tiles[:start]
-        hands, wall = _deal_ring(ring, dealer)
+        hands, wall = deal_ring(ring, dealer)
         exchange_dice = (rng.randint(1, 6), rng.randint(1, 6))
         self._init(rules, base, seed, dealer, rolls, dice, hands, wall, exchange_dice)
 
@@ -1035,23 +1007,15 @@ class Game:
     # ---------------------------------------------------------------------------------- replay and JSON
     @classmethod
     def replay(cls, events: Iterable[Event | Mapping[str, Any]]) -> Game:
-        """Rebuild a hand from its events: the ``deal`` event, then every ``act`` answer re-applied."""
+        """Rebuild a hand from its events: the ``deal`` event, then every ``act`` answer re-applied.
+
+        A deal the engine could not have made (impossible dice, a fifth copy of a tile, ...) raises DealError.
+        """
         items = [e if isinstance(e, Event) else Event.from_dict(e) for e in events]
         if not items or items[0].type != "deal":
             raise ValueError("a replay starts with the 'deal' event")
-        d = items[0].data
         game = cls.__new__(cls)
-        game._init(
-            Rules.from_dict(d["rules"]),
-            int(d["base"]),
-            int(d["seed"]),
-            int(d["dealer"]),
-            d["dealer_rolls"],
-            (int(d["dice"][0]), int(d["dice"][1])),
-            [_tiles_arg(h) for h in d["hands"]],
-            _tiles_arg(d["wall"]),
-            (int(d["exchange_dice"][0]), int(d["exchange_dice"][1])),
-        )
+        game._init(*read_deal(items[0].data))
         buffer: dict[int, Action | str] = {}
         for e in items[1:]:
             if e.type != "act":
