@@ -31,9 +31,10 @@ $(SERVE_STAMP): pyproject.toml
 	$(BIN)/pip install -q -e '.[web]'
 	touch $(SERVE_STAMP)
 
+PORT ?= 8000
 serve: $(SERVE_STAMP)
-	@echo "The web table: open http://127.0.0.1:8000/ (Ctrl-C stops it)"
-	$(BIN)/scmj serve --host 127.0.0.1 --port 8000
+	@echo "The web table: open http://127.0.0.1:$(PORT)/ (Ctrl-C stops it)"
+	$(BIN)/scmj serve --host 127.0.0.1 --port $(PORT)
 
 # pytest runs on two workers (pytest-xdist, the machine's two cores); then a 30 s slice of the soak
 # (scripts/soak.py, docs/engine.md), alone so that it does not slow the terminal table's timed tests.
