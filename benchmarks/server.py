@@ -126,14 +126,29 @@ async def lag_probe(stats: Stats) -> None:
             stats.lags.append(time.perf_counter() - t - 0.01)
 
 
+async def post(http: httpx.AsyncClient, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    """POST with a few retries: opening hundreds of tables at once on a loaded machine drops a connection now
+    and then."""
+    for attempt in range(5):
+        try:
+            r = await http.post(path, json=body)
+            r.raise_for_status()
+            out: dict[str, Any] = r.json()
+            return out
+        except httpx.HTTPError:
+            if attempt == 4:
+                raise
+            await asyncio.sleep(0.5 * (attempt + 1))
+    raise AssertionError("unreachable")
+
+
 async def open_table(
     http: httpx.AsyncClient, port: int, think: float, stats: Stats, rng: random.Random
 ) -> list[asyncio.Task[None]]:
-    r = await http.post("/api/rooms", json={"preset": "app", "hands": 64, "name": "p0"})
-    room = r.json()
+    room = await post(http, "/api/rooms", {"preset": "app", "hands": 64, "name": "p0"})
     tokens = [room["token"]]
     for s in (1, 2, 3):
-        tokens.append((await http.post(f"/api/rooms/{room['room']}/seats", json={"name": f"p{s}"})).json()["token"])
+        tokens.append((await post(http, f"/api/rooms/{room['room']}/seats", {"name": f"p{s}"}))["token"])
     table = Table(room["room"])
     tasks = []
     for token in tokens:
