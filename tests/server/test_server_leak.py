@@ -145,7 +145,7 @@ async def run_room(seed: int, rules: Rules, hands: int) -> tuple[list[Recorder],
 def test_random_matches_leak_nothing(seed: int, preset: str) -> None:
     players, spectator = asyncio.run(run_room(seed, Rules.preset(preset), hands=2))
     for p in players:
-        assert {"hello", "view", "hand_over", "match_over", "error", "advice"} <= p.types
+        assert {"hello", "view", "hand_over", "match_over", "error", "advice", "answered"} <= p.types
     assert {"hello", "view", "hand_over", "match_over", "pong"} <= spectator.types
     assert "error" in spectator.types  # a spectator that tries to act is refused
 

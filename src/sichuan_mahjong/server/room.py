@@ -254,13 +254,14 @@ class Room:
             self.public = public
 
     def _submit(self, seat: int, action: Action) -> None:
+        """Take an answer; the seat hears ``answered`` whenever it gets no view at once (others still decide)."""
         self.touch()
+        seq = self.seq
         if self._take(seat, action):
             self._changed()
-        else:
-            conn = self._seat(seat).conn
-            if conn is not None:
-                conn.client.send({"type": "answered", "seq": self.seq, "action": str(action)})
+        me = self._seat(seat)
+        if me.conn is not None and (me.shown is None or me.shown.seq != self.seq):
+            me.conn.client.send({"type": "answered", "seq": seq, "action": str(action)})
 
     def _seat(self, index: int) -> Seat:
         seat = self.seats[index]
