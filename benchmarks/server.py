@@ -163,7 +163,10 @@ async def run(args: argparse.Namespace, port: int, server: subprocess.Popen[byte
     tasks: list[asyncio.Task[None]] = [asyncio.create_task(lag_probe(stats))]
     levels = [int(n) for n in args.tables.split(",")]
     print(f"think {args.think:g} s, {args.seconds:g} s per level, warm-up {args.warmup:g} s (server pid {server.pid})")
-    print(" tables  actions/s  p50 ms  p99 ms  max ms  server CPU  server MB  client CPU  client lag p99 ms  errors")
+    print(
+        " tables  actions/s  p50 ms  p99 ms  max ms  server CPU  server MB  client CPU  client lag p99 ms  errors"
+        "  server handle p50/p99/max ms"
+    )
     sem = asyncio.Semaphore(20)
     async with httpx.AsyncClient(base_url=f"http://{HOST}:{port}", timeout=60) as http:
 
@@ -176,11 +179,13 @@ async def run(args: argparse.Namespace, port: int, server: subprocess.Popen[byte
             tasks += [t for ts in opened for t in ts]
             await asyncio.sleep(args.warmup)
             stats.reset()
+            await http.get("/healthz", params={"reset": "1"})
             stats.recording = True
             cpu0, own0, t0 = cpu_seconds(server.pid), time.process_time(), time.perf_counter()
             await asyncio.sleep(args.seconds)
             stats.recording = False
             wall = time.perf_counter() - t0
+            handle = (await http.get("/healthz")).json()["handle"]
             server_cpu = (cpu_seconds(server.pid) - cpu0) / wall * 100
             client_cpu = (time.process_time() - own0) / wall * 100
             lat = sorted(stats.latencies) or [float("nan")]
@@ -190,7 +195,8 @@ async def run(args: argparse.Namespace, port: int, server: subprocess.Popen[byte
             print(
                 f"{n:7d}  {stats.actions / wall:9.1f}  {p50 * 1e3:6.1f}  {p99 * 1e3:6.1f}  {lat[-1] * 1e3:6.1f}"
                 f"  {server_cpu:9.0f}%  {rss_mb(server.pid):9.0f}  {client_cpu:9.0f}%  {lag99 * 1e3:16.1f}"
-                f"  {stats.errors:6d}",
+                f"  {stats.errors:6d}  {handle.get('p50_ms', 0):.2f}/{handle.get('p99_ms', 0):.2f}"
+                f"/{handle.get('max_ms', 0):.1f}",
                 flush=True,
             )
             if p99 * 1e3 > args.stop_ms:

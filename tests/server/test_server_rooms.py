@@ -195,7 +195,8 @@ def test_the_http_api_refuses_bad_requests_with_the_reason(tmp_path: Path) -> No
         assert r.status_code == 201 and r.json()["seat"] == 1
         info = client.get(f"/api/rooms/{open_room['room']}").json()["room"]
         assert info["players"][1]["name"] == "小 李" and info["players"][2] is None and not info["started"]
-        assert client.get("/healthz").json()["ok"] is True
+        health = client.get("/healthz").json()
+        assert health["ok"] is True and health["rooms"] == 2 and health["handle"] == {"n": 0}
         assert client.get("/").status_code == 200
         with (
             pytest.raises(WebSocketDisconnect) as closed,

@@ -11,6 +11,7 @@ import contextlib
 import json
 import logging
 import time
+from collections import deque
 from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -55,6 +56,25 @@ class Limits:
     strikes: int = 5
     auth_timeout: float = 5.0
     outbox: int = 512
+
+
+class Timings:
+    """How long the server took over each client message (reading it to every resulting message queued), for
+    ``GET /healthz``: the server's own share of a player's wait, apart from the network and the machine."""
+
+    def __init__(self, keep: int = 20000) -> None:
+        self.durations: deque[float] = deque(maxlen=keep)
+
+    def summary(self) -> dict[str, float | int]:
+        d = sorted(self.durations)
+        if not d:
+            return {"n": 0}
+        return {
+            "n": len(d),
+            "p50_ms": round(d[len(d) // 2] * 1e3, 3),
+            "p99_ms": round(d[min(len(d) - 1, int(0.99 * len(d)))] * 1e3, 3),
+            "max_ms": round(d[-1] * 1e3, 3),
+        }
 
 
 class TokenBucket:
@@ -138,6 +158,7 @@ def create_app(db: str | Path, options: ServerOptions | None = None, limits: Lim
     options = options or ServerOptions()
     limits = limits or Limits()
     state: dict[str, Lobby] = {}
+    timings = Timings()
 
     def lobby() -> Lobby:
         return state["lobby"]
@@ -158,7 +179,16 @@ def create_app(db: str | Path, options: ServerOptions | None = None, limits: Lim
             store.close()
 
     async def healthz(request: Request) -> Response:
-        return JSONResponse({"ok": True, "rooms": len(lobby().rooms)})
+        rooms = lobby().rooms
+        out = {
+            "ok": True,
+            "rooms": len(rooms),
+            "connections": sum(r.connections for r in rooms.values()),
+            "handle": timings.summary(),
+        }
+        if request.query_params.get("reset"):
+            timings.durations.clear()
+        return JSONResponse(out)
 
     async def create_room(request: Request) -> Response:
         try:
@@ -195,7 +225,7 @@ def create_app(db: str | Path, options: ServerOptions | None = None, limits: Lim
         return HTMLResponse(_PLACEHOLDER)
 
     async def websocket(ws: WebSocket) -> None:
-        await _serve_socket(ws, lobby(), limits)
+        await _serve_socket(ws, lobby(), limits, timings)
 
     routes: list[Route | WebSocketRoute | Mount] = [
         Route("/healthz", healthz),
@@ -240,7 +270,7 @@ async def _authenticate(ws: WebSocket, lobby: Lobby, limits: Limits) -> tuple[Ro
     return lobby.rooms[ticket.room], ticket.seat
 
 
-async def _serve_socket(ws: WebSocket, lobby: Lobby, limits: Limits) -> None:
+async def _serve_socket(ws: WebSocket, lobby: Lobby, limits: Limits, timings: Timings) -> None:
     await ws.accept()
     found = await _authenticate(ws, lobby, limits)
     if found is None:
@@ -273,7 +303,9 @@ async def _serve_socket(ws: WebSocket, lobby: Lobby, limits: Limits) -> None:
                     client.close(CLOSE_STRIKES)
                 continue
             if message.type != "auth":
+                start = time.perf_counter()
                 room.handle(conn, message)
+                timings.durations.append(time.perf_counter() - start)
     except WebSocketDisconnect:
         pass
     finally:
