@@ -30,7 +30,7 @@ def test_json_shape(capsys: pytest.CaptureFixture[str]) -> None:
 def test_melds_flags_and_rules(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(
         capsys, "11122m", "--meld", "pung 5m", "--meld", "kong 8m", "--meld", "concealed_kong 9m",
-        "--win", "2m", "--kong-flower", "--rules", "app", "--json",
+        "--win", "2m", "--kong-flower", "--self-draw", "--rules", "app", "--json",
     )  # fmt: skip
     data = json.loads(out)
     assert code == 0
@@ -86,8 +86,9 @@ def test_console_script_never_tracebacks() -> None:
 def test_r7_kong_flags_take_the_number_of_kongs_in_a_row(
     capsys: pytest.CaptureFixture[str], flag: str, pattern: str
 ) -> None:
+    how = ["--self-draw"] if flag == "--kong-flower" else []  # 杠上花 is a self-draw, 杠上炮 a win on a discard
     for argv, fan in (([flag], 1), ([flag, "2"], 2), ([flag, "4"], 4)):
-        code, out, _ = run(capsys, "123m456m789m123p55p", *argv, "--json")
+        code, out, _ = run(capsys, "123m456m789m123p55p", *argv, *how, "--json")
         last = json.loads(out)["patterns"][-1]
         assert code == 0 and (last["id"], last["fan"]) == (pattern, fan)
     for bad in ("0", "5", "x"):

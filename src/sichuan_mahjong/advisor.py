@@ -36,6 +36,7 @@ from sichuan_mahjong.tiles import (
     Tile,
     TileLike,
     TooManyCopiesError,
+    excerpt,
     format_tiles,
     parse_tiles,
     to_index,
@@ -205,7 +206,7 @@ def advise(
     if len(hand) != need:
         raise HandSizeError(
             f"the advisor needs a hand about to discard: {need} concealed tiles with {len(melds)} meld(s), "
-            f"got {len(hand)} ({format_tiles(hand) or 'none'})"
+            f"got {len(hand)}: {excerpt(format_tiles(hand)) if hand else 'none'}"
         )
     own = _counts(hand)
     for m in melds:

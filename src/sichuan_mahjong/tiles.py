@@ -23,6 +23,7 @@ __all__ = [
     "TileParseError",
     "TooManyCopiesError",
     "counts_of",
+    "excerpt",
     "format_tiles",
     "parse_tiles",
     "suit_keys",
@@ -43,6 +44,16 @@ _SUIT_OF_CHAR: Final = {
     "萬": 0, "万": 0, "筒": 1, "饼": 1, "餅": 1, "條": 2, "条": 2, "索": 2,
 }  # fmt: skip
 _SEPARATORS: Final = frozenset(" \t\n,、，")
+#: Full-width digits and letters (what Chinese input methods type: ``１２３ｍ``) and the ideographic space,
+#: read as their ASCII forms; one character for one, so positions in messages stay right.
+_FULL_WIDTH: Final = str.maketrans(
+    {chr(0xFF10 + i): chr(0x30 + i) for i in range(10)}
+    | {chr(0xFF41 + i): chr(0x61 + i) for i in range(26)}
+    | {chr(0xFF21 + i): chr(0x61 + i) for i in range(26)}
+    | {"\u3000": " "}
+)
+#: Messages quote at most this many characters of what was typed.
+EXCERPT = 24
 # Unicode mahjong glyphs (R1.3): characters U+1F007.., bamboo U+1F010.., dots U+1F019..
 _GLYPH_BASE: Final = (0x1F007, 0x1F019, 0x1F010)
 
@@ -82,7 +93,7 @@ class Tile:
         """Read one tile in any notation parse_tiles accepts (``5p``, ``五筒``, a glyph)."""
         tiles = parse_tiles(text)
         if len(tiles) != 1:
-            raise TileParseError(f"expected exactly one tile, got {len(tiles)} in {text!r}")
+            raise TileParseError(f"expected exactly one tile, got {len(tiles)} in {excerpt(text)}")
         return tiles[0]
 
     @classmethod
@@ -163,6 +174,22 @@ def to_index(tile: TileLike) -> int:
     return Tile.from_str(tile).index
 
 
+def excerpt(text: str, at: int | None = None) -> str:
+    """``text`` quoted for a message: whole when short, else about :data:`EXCERPT` characters around ``at``.
+
+    >>> excerpt("123m")
+    "'123m'"
+    >>> excerpt("1m" * 100, at=150)
+    "'…1m1m1m1m1m1m1m1m1m1m1m1m…' (200 characters)"
+    """
+    if len(text) <= 2 * EXCERPT:
+        return repr(text)
+    start = 0 if at is None else max(0, min(at - EXCERPT // 2, len(text) - EXCERPT))
+    end = start + EXCERPT
+    quoted = ("…" if start else "") + text[start:end] + ("…" if end < len(text) else "")
+    return f"{quoted!r} ({len(text)} characters)"
+
+
 def parse_tiles(text: str, *, max_copies: int | None = COPIES) -> list[Tile]:
     """Read tiles written compactly (``123m456p``), in Chinese (``二三四萬``) or as Unicode glyphs.
 
@@ -172,7 +199,7 @@ def parse_tiles(text: str, *, max_copies: int | None = COPIES) -> list[Tile]:
     """
     tiles: list[Tile] = []
     pending: list[tuple[int, int]] = []  # (rank, position) waiting for a suit
-    for pos, ch in enumerate(text):
+    for pos, ch in enumerate(text.translate(_FULL_WIDTH)):
         if ch in _SEPARATORS:
             continue
         if "1" <= ch <= "9":
@@ -181,27 +208,27 @@ def parse_tiles(text: str, *, max_copies: int | None = COPIES) -> list[Tile]:
             pending.append((_RANK_ZH.index(ch) + 1, pos))
         elif ch in _SUIT_OF_CHAR:
             if not pending:
-                raise TileParseError(f"suit {ch!r} at position {pos} has no ranks before it in {text!r}")
+                raise TileParseError(f"suit {ch!r} at position {pos} has no ranks before it in {excerpt(text, pos)}")
             suit = _SUIT_OF_CHAR[ch]
             tiles.extend(Tile(suit * 9 + rank - 1) for rank, _ in pending)
             pending.clear()
         elif 0x1F007 <= ord(ch) <= 0x1F021:
             if pending:
-                raise TileParseError(f"rank at position {pending[0][1]} has no suit in {text!r}")
+                raise TileParseError(f"rank at position {pending[0][1]} has no suit in {excerpt(text, pos)}")
             code = ord(ch)
             suit = next(s for s in range(3) if 0 <= code - _GLYPH_BASE[s] < 9)
             tiles.append(Tile(suit * 9 + code - _GLYPH_BASE[suit]))
         elif ch == "0":
-            raise TileParseError(f"rank '0' at position {pos} in {text!r}: ranks are 1-9 (no red fives)")
+            raise TileParseError(f"rank '0' at position {pos} in {excerpt(text, pos)}: ranks are 1-9 (no red fives)")
         else:
-            raise TileParseError(f"unexpected character {ch!r} at position {pos} in {text!r}")
+            raise TileParseError(f"unexpected character {ch!r} at position {pos} in {excerpt(text, pos)}")
     if pending:
-        raise TileParseError(f"rank at position {pending[0][1]} has no suit after it in {text!r}")
+        raise TileParseError(f"rank at position {pending[0][1]} has no suit after it in {excerpt(text, pending[0][1])}")
     if max_copies is not None:
         counts = counts_of(tiles)
         for index, n in enumerate(counts):
             if n > max_copies:
-                raise TooManyCopiesError(f"{n} copies of {Tile(index)} in {text!r}: at most {max_copies}")
+                raise TooManyCopiesError(f"{n} copies of {Tile(index)} in {excerpt(text)}: at most {max_copies}")
     return tiles
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
+from sichuan_mahjong.cli import UsageError
 from sichuan_mahjong.cli.options import add_hand_arguments, add_rules_arguments, hand_from_args, rules_from_args
 from sichuan_mahjong.scoring import score_hand
 from sichuan_mahjong.tiles import Tile
@@ -47,7 +48,41 @@ def _kongs(text: str) -> int:
     return int(text)
 
 
+#: Pairs of flags no win can have together: (first, second, why).
+_EXCLUSIVE: tuple[tuple[str, str, str], ...] = (
+    ("heaven", "earth", "天胡 is the dealer's win, 地胡 a non-dealer's"),
+    ("last_tile", "heaven", "the first tiles are not the last"),
+    ("last_tile", "earth", "the first draw is not the last tile"),
+    ("kong_flower", "kong_shot", "a win is on a replacement tile or on a discard"),
+    ("kong_shot", "self_draw", "杠上炮 is a win on a discard"),
+    ("robbed_kong", "self_draw", "抢杠 is a win on another player's kong"),
+    ("robbed_kong", "kong_shot", "抢杠 is a win on a kong, not on the discard after one"),
+    ("robbed_kong", "kong_flower", "杠上花 is a self-draw"),
+)
+#: Flags that describe a self-drawn win.
+_SELF_DRAWN: tuple[tuple[str, str], ...] = (
+    ("heaven", "天胡 is won on the dealer's own tiles"),
+    ("earth", "地胡 is won on the first draw"),
+    ("kong_flower", "杠上花 is won on the replacement tile drawn"),
+)
+
+
+def _flag(name: str) -> str:
+    return "--" + name.replace("_", "-")
+
+
+def check_flags(args: argparse.Namespace) -> None:
+    """Refuse flags that no win can have together, in one line naming them."""
+    for a, b, why in _EXCLUSIVE:
+        if getattr(args, a) and getattr(args, b):
+            raise UsageError(f"{_flag(a)} and {_flag(b)} cannot both be given: {why}")
+    for name, why in _SELF_DRAWN:
+        if getattr(args, name) and not args.self_draw:
+            raise UsageError(f"{_flag(name)} needs --self-draw: {why}")
+
+
 def run(args: argparse.Namespace) -> int:
+    check_flags(args)
     rules = rules_from_args(args)
     tiles, melds = hand_from_args(args)
     win = Tile.from_str(args.win) if args.win else tiles[-1]

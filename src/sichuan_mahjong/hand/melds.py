@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from sichuan_mahjong.tiles import Tile, TileLike, TileParseError, to_index
+from sichuan_mahjong.tiles import Tile, TileLike, TileParseError, excerpt, to_index
 
 
 class MeldKind(Enum):
@@ -59,7 +59,7 @@ class Meld:
         """Read ``"pung 2s"``, ``"kong 8p"``, ``"added_kong 2s"``, ``"concealed_kong 8p"`` (or 碰/直杠/补杠/暗杠)."""
         parts = text.split()
         if len(parts) != 2:
-            raise MeldParseError(f"a meld is written 'KIND TILE', e.g. 'pung 2s'; got {text!r}")
+            raise MeldParseError(f"a meld is written 'KIND TILE', e.g. 'pung 2s'; got {excerpt(text)}")
         return cls.of(_kind_of(parts[0]), Tile.from_str(parts[1]))
 
     @property
