@@ -87,7 +87,7 @@ def test_full_record_move_by_move(hand_file: Path, capsys: pytest.CaptureFixture
     assert "          seat 2: 2345679p444678s" in move(lines, 4)
     assert move(lines, 7) == [
         "   7. seat 3 kongs 5s from seat 0 (exposed kong 直杠)",
-        "        seat 0 pays seat 3 2 (R6.1 exposed kong 直杠)",
+        "        seat 0 pays seat 3 2 (exposed kong 直杠)",
         "      seat 3 draws 6m (kong replacement)",
         "          seat 0: 1112347m567889p",
         "          seat 1: 22567m346p78s  [pung 9s]",
@@ -96,7 +96,7 @@ def test_full_record_move_by_move(hand_file: Path, capsys: pytest.CaptureFixture
     ]
     assert move(lines, 10)[:3] == [
         "  10. seat 2 wins on 9p from seat 0: Basic hand 0 = 0 fan ×1",
-        "        seat 0 pays seat 2 1 (R8.1 discard win 点炮)",
+        "        seat 0 pays seat 2 1 (won on a discard 点炮)",
         "          seat 0: 11123478m56788p",
     ]
     assert "          seat 2: 23456799p444678s  (won)" in move(lines, 10)
@@ -104,8 +104,8 @@ def test_full_record_move_by_move(hand_file: Path, capsys: pytest.CaptureFixture
     assert tail == [
         "Settlement (a win ends the hand):",
         "  seat 2 wins on 9p (from seat 0): Basic hand 0 = 0 fan ×1",
-        "  seat 0 -> seat 3 2 (R6.1 exposed kong 直杠)",
-        "  seat 0 -> seat 2 1 (R8.1 discard win 点炮)",
+        "  seat 0 -> seat 3 2 (exposed kong 直杠)",
+        "  seat 0 -> seat 2 1 (won on a discard 点炮)",
         "  deltas: seat 0 -3, seat 1 +0, seat 2 +1, seat 3 +2",
         "  next dealer: seat 2",
     ]
@@ -229,7 +229,7 @@ def test_robbed_kong_and_a_passed_win(tmp_path: Path, capsys: pytest.CaptureFixt
         "   7. seat 1 adds a kong of 4m (补杠)",
         "      seat 1's added kong of 4m is robbed by seat 2 (抢杠)",
         "      seat 2 wins on 4m robbing seat 1's kong: Basic hand 0 + Robbing a kong 1 = 1 fan ×2",
-        "        seat 1 pays seat 2 2 (R8.3 robbed kong 抢杠)",
+        "        seat 1 pays seat 2 2 (won by robbing a kong 抢杠)",
         "          seat 0: 15679p12356799s",
     ]
     assert "          seat 1: 119m789p3468s  [pung 4m]" in move(lines, 7)  # the tile is gone, the pung stays

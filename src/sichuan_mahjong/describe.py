@@ -21,13 +21,30 @@ from typing import Final, Protocol
 from sichuan_mahjong.game.events import Event
 from sichuan_mahjong.tiles import SUIT_NAMES_EN, SUIT_NAMES_ZH, SUITS, Tile
 
-__all__ = ["END_REASONS", "SeatNames", "SeatNumbers", "describe_event", "payment_reason", "tile_text", "tiles_line"]
+__all__ = [
+    "END_REASONS",
+    "PAYMENT_WORDS",
+    "SeatNames",
+    "SeatNumbers",
+    "describe_event",
+    "payment_reason",
+    "tile_text",
+    "tiles_line",
+]
 
 #: Why a hand ended, by the ``end`` event's reason: (Chinese, English).
 END_REASONS: Final[Mapping[str, tuple[str, str]]] = {
     "win": ("有人胡牌，本局结束", "A win ended the hand"),
     "one_left": ("只剩一家，本局结束", "One player left: the hand ended"),
-    "wall": ("牌墙摸完，流局", "The wall ran out"),
+    "wall": ("牌墙摸完，本局结束", "The wall ran out: the hand is over"),
+}
+
+
+#: Which way 换三张 passes the tiles, by the event's ``direction``: (Chinese, English).
+EXCHANGE_DIRECTIONS: Final[Mapping[str, tuple[str, str]]] = {
+    "clockwise": ("顺时针，给上家", "clockwise, to the left"),
+    "counterclockwise": ("逆时针，给下家", "counterclockwise, to the right"),
+    "across": ("对换，给对家", "across"),
 }
 
 
@@ -77,23 +94,53 @@ def tiles_line(tiles: Iterable[Tile], style: str) -> str:
     return sep.join(tile_text(t, style) for t in tiles)
 
 
-def payment_reason(reason: str, lang: str) -> str:
-    """A payment's reason as written by the engine (``R6.1 exposed kong 直杠``), shortened to one language.
+#: A payment's reason in a player's words, by the Chinese term the engine writes (``R6.1 exposed kong 直杠``).
+PAYMENT_WORDS: Final[Mapping[str, tuple[str, str]]] = {
+    "直杠": ("直杠", "exposed kong"),
+    "暗杠": ("暗杠", "concealed kong"),
+    "补杠": ("补杠", "added kong"),
+    "点炮": ("点炮", "won on a discard"),
+    "自摸": ("自摸", "self-draw"),
+    "抢杠": ("抢杠胡", "won by robbing a kong"),
+    "查叫": ("查叫：没听牌赔听牌的", "ready check: not ready pays the ready"),
+    "查花猪": ("查花猪：三门都有赔没花猪的", "flower pig: holding all three suits"),
+    "下雨取消": ("没听牌，退还杠钱", "kong money returned: not ready at the end"),
+    "呼叫转移": ("呼叫转移：杠上炮的杠钱转给胡家", "kong money passed on to the winner of a kong-shot"),
+    "点杠花": ("点杠花：放杠的人付", "kong flower paid by the one who fed the kong"),
+}
+_CJK = ("\u3400", "\u9fff")  # the CJK ideographs: the engine's Chinese terms
 
-    The engine's text names the rule ID, then English words, then the Chinese term; Chinese keeps the ID and
-    the Chinese term, English keeps the ID and the English words.
+
+def _is_cjk(word: str) -> bool:
+    return any(_CJK[0] <= ch <= _CJK[1] for ch in word)
+
+
+def payment_reason(reason: str, lang: str, *, rule: bool = False, term: bool = False) -> str:
+    """A payment's reason as a player reads it, in one language and without the rule ID.
+
+    The engine writes the rule ID, English words, then the Chinese term (``R6.1 exposed kong 直杠``); ``rule=True``
+    keeps the ID in front (for docs and record readers who look the rule up); ``term=True`` adds the Chinese term
+    to English words (``scmj replay``). A reason this table does not know keeps the engine's words of that language.
+
+    >>> payment_reason("R6.1 exposed kong 直杠", "zh"), payment_reason("R9.5 查叫", "en")
+    ('直杠', 'ready check: not ready pays the ready')
+    >>> payment_reason("R8.2 self-draw 自摸", "en", rule=True)
+    'R8.2 self-draw'
     """
     parts = reason.split()
     if not parts:
         return reason
-    rule, rest = parts[0], parts[1:]
-    cjk = [w for w in rest if any("\u3400" <= ch <= "\u9fff" for ch in w)]
-    latin = [w for w in rest if w not in cjk]
-    if lang == "zh" and cjk:
-        return f"{rule} {' '.join(cjk)}"
-    if lang == "en" and latin:
-        return f"{rule} {' '.join(latin)}"
-    return reason
+    rule_id, rest = (parts[0], parts[1:]) if parts[0][:1] == "R" and parts[0][1:2].isdigit() else ("", parts)
+    cjk = [w for w in rest if _is_cjk(w)]
+    latin = [w.replace("_", " ") for w in rest if not _is_cjk(w)]
+    known = next((PAYMENT_WORDS[w] for w in cjk if w in PAYMENT_WORDS), None)
+    if known is not None:
+        words = known[0 if lang == "zh" else 1]
+    else:
+        words = " ".join(cjk if lang == "zh" and cjk else latin if latin else rest)
+    if term and lang != "zh" and cjk and cjk[0] not in words:
+        words += f" {cjk[0]}"
+    return f"{rule_id} {words}" if rule and rule_id else words
 
 
 def describe_event(
@@ -191,7 +238,7 @@ def describe_event(
     if kind == "payment":
         payer, payee = int(d["payer"]), int(d["payee"])
         reason = str(d.get("reason", ""))
-        why = reason if terms else payment_reason(reason, lang)
+        why = payment_reason(reason, lang, term=terms)
         amount = d.get("amount", 0)
         if zh:
             return f"{names.subject(payer)} 付给 {names.object(payee)} {amount}（{why}）"
@@ -206,8 +253,9 @@ def describe_event(
         )
     if kind == "exchange":
         given, received = d.get("given") or "", d.get("received") or ""
-        direction = d.get("direction")
-        way = "" if not direction else f"（{direction}）" if zh else f" ({direction})"
+        direction = str(d.get("direction") or "")
+        named = EXCHANGE_DIRECTIONS.get(direction, (direction, direction))[0 if zh else 1]
+        way = "" if not direction else f"（{named}）" if zh else f" ({named})"
         head = f"换三张{way}：" if zh else f"Exchange{way}: "
         if isinstance(given, list) and isinstance(received, list):  # a full record: every seat's tiles
             parts = [

@@ -119,11 +119,15 @@ _WORDS: Final[dict[str, tuple[str, str]]] = {
     "next_dealer": ("下一局庄家：{}", "Next dealer: {}"),
     "saved": ("记录已保存：{}", "Record saved: {}"),
     "save_failed": ("记录没能保存（{}），游戏继续", "The record could not be saved ({}); the game goes on"),
-    "continue": ("回车继续，v 回放这一局，q 退出", "Enter continues, v replays this hand, q quits"),
-    "match_over": (
-        "比赛结束，回车开始新比赛，v 回放这一局，q 退出",
-        "The match is over: Enter starts a new one, v replays this hand, q quits",
+    "continue": (
+        "回车 下一局   ↑/↓ PgUp/PgDn 翻看   v 回放这一局   q 退出",
+        "Enter next hand   ↑/↓ PgUp/PgDn scroll   v replay this hand   q quit",
     ),
+    "match_over": (
+        "比赛结束：回车 开始新比赛   ↑/↓ 翻看   v 回放这一局   q 退出",
+        "The match is over: Enter starts a new one   ↑/↓ scroll   v replay this hand   q quit",
+    ),
+    "reason_drawn": ("牌墙摸完，流局（没有人胡）", "The wall ran out with no win: a drawn hand"),
     "no_replay": ("还没有打完的一局可以回放", "No finished hand to replay yet"),
     **{f"reason_{reason}": words for reason, words in END_REASONS.items()},
     "from": ("{} 点炮", "from {}"),
@@ -135,6 +139,13 @@ _WORDS: Final[dict[str, tuple[str, str]]] = {
     "new_match": ("设置已生效：开始新比赛", "Settings applied: a new match starts"),
     "display_applied": ("显示设置已生效", "Display settings applied"),
     "quit": ("退出", "Quit"),
+    "quit_confirm": (
+        "这一局还没打完：现在退出吗？（这一局存为未完成的记录）",
+        "The hand is not over: quit now? (it is saved as an unfinished record)",
+    ),
+    "yes_no": ("y / 回车 退出    n / Esc 继续打", "y / Enter quits    n / Esc plays on"),
+    "how_to_quit": ("按 q 退出（会先问你）", "Press q to quit (you will be asked first)"),
+    "saved_unfinished": ("未打完的这一局已保存：{}", "The unfinished hand is saved: {}"),
 }
 
 

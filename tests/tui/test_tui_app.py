@@ -17,14 +17,17 @@ pytest.importorskip("textual")
 from rich.text import Text
 from textual.pilot import Pilot
 from textual.screen import Screen
+from textual.containers import VerticalScroll
 from textual.widgets import Input, Static
 
 from sichuan_mahjong.agents import make_agent
+from sichuan_mahjong.cli import main
 from sichuan_mahjong.game import Action, ActionKind, Game, Observation
 from sichuan_mahjong.record import load_hand
 from sichuan_mahjong.rules import Rules
 from sichuan_mahjong.text import payment_reason, tiles_line
 from sichuan_mahjong.tui.app import HandOverScreen, MahjongApp, SettingsScreen, TableScreen
+from sichuan_mahjong.tui.pages import ConfirmScreen
 from sichuan_mahjong.tui.replay import replays_of_file
 from sichuan_mahjong.tui.replay_screen import ReplayScreen
 from sichuan_mahjong.tui.session import Table
@@ -635,4 +638,96 @@ def test_a_record_that_cannot_be_saved_is_said_and_the_game_goes_on(tmp_path: Pa
             assert isinstance(app.screen, TableScreen) and table.table.number == 2
 
     folder.mkdir()
+    run(go())
+
+
+def test_q_asks_before_ending_a_hand_and_the_way_out_says_totals_and_record(tmp_path: Path) -> None:
+    async def go() -> None:
+        app = MahjongApp(settings(tmp_path))
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            table = app.table_screen
+            await pilot.press("ctrl+c")
+            assert "Press q to quit" in widget_text(app, "#message")
+            await pilot.press("q")
+            await pilot.pause()
+            assert isinstance(app.screen, ConfirmScreen) and "quit now?" in screen_text(app)
+            await pilot.press("n")
+            await pilot.pause()
+            assert app.screen is table and not table.table.game.is_over and list(tmp_path.iterdir()) == []
+            await pilot.press("q", "y")
+            await pilot.pause()
+        (saved,) = tmp_path.glob("*-hand1-unfinished.jsonl")
+        assert app.farewell == [
+            "Match totals: You +0   Right (1) +0   Across (2) +0   Left (3) +0",
+            f"The unfinished hand is saved: {saved}",
+        ]
+
+    run(go())
+
+
+def test_the_farewell_is_printed_once_the_terminal_is_back(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def fake_run(self: MahjongApp) -> None:
+        self.farewell = ["Match totals: You +3", "Record saved: x"]
+
+    monkeypatch.setattr(MahjongApp, "run", fake_run)
+    assert main(["play", "--records", str(tmp_path)]) == 0
+    assert capsys.readouterr().out == "Match totals: You +3\nRecord saved: x\n"
+
+
+def test_the_end_of_hand_page_at_80x24_is_read_by_keys(tmp_path: Path) -> None:
+    async def go() -> None:
+        app = MahjongApp(settings(tmp_path))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await play_hand_by_keys(pilot, app)
+            over = app.screen
+            assert isinstance(over, HandOverScreen)
+            head = widget_text(app, "#over-text").splitlines()[:4]
+            assert head[0].startswith("Settlement") and head[3].startswith("Match totals"), head
+            assert "Enter next hand" in widget_text(app, "#over-keys") and "Next dealer" in screen_text(app)
+            box = over.query_one("#over-box", VerticalScroll)
+            await pilot.pause()
+            assert box.max_scroll_y > 0  # the page is taller than the screen
+            await pilot.press("end")
+            await pilot.pause()
+            assert box.scroll_y == box.max_scroll_y
+            await pilot.press("pageup")
+            await pilot.pause()
+            assert box.scroll_y < box.max_scroll_y
+            await pilot.press("home")
+            await pilot.pause()
+            assert box.scroll_y == 0
+            await pilot.press("enter")
+            await play_hand_by_keys(pilot, app)
+            last = screen_text(app)
+            assert "Hand 2/2" in last and "Next dealer" not in last and "The match is over" in last
+            await pilot.press("v")
+            await pilot.pause()
+            assert isinstance(app.screen, ReplayScreen) and "Replay · hand 2" in widget_text(app, "#replay-status")
+
+    run(go())
+
+
+def test_the_bots_wait_while_a_page_is_open_over_the_table(tmp_path: Path) -> None:
+    async def go() -> None:
+        app = MahjongApp(settings(tmp_path, delay=0.5))
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            table = app.table_screen
+            assert table.table.legal  # seed 1: the player deals and discards first
+            await pilot.press("enter", "question_mark")
+            at = len(table.table.game.events)
+            assert table.table.bots_to_move
+            await pilot.pause(1.2)
+            assert app.screen is not table and len(table.table.game.events) == at and table.table.bots_to_move
+            await pilot.press("escape")
+            for _ in range(100):
+                await pilot.pause(0.05)
+                if len(table.table.game.events) > at:
+                    break
+            assert len(table.table.game.events) > at
+
     run(go())

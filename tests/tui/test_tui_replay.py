@@ -46,7 +46,11 @@ def test_lines_of_a_frame() -> None:
     discards = sum(1 for e in game.events if e.type == "discard")
     assert sum(1 for line in lines if " discard" in line) == discards
     assert any(" draw" in line for line in lines)  # draws are shown in a replay
-    assert lines[-1] in ("A win ended the hand", "One player left: the hand ended", "The wall ran out")
+    assert lines[-1] in (
+        "A win ended the hand",
+        "One player left: the hand ended",
+        "The wall ran out: the hand is over",
+    )
 
 
 def test_an_unfinished_record_ends_where_it_stops(tmp_path: Path) -> None:

@@ -125,9 +125,11 @@ def test_every_tile_of_a_style_has_one_width(style: str) -> None:
 
 def test_words_in_both_languages() -> None:
     assert tiles_line([Tile.from_str("5p"), Tile.from_str("1m")], "zh") == "五筒 一萬"
-    assert payment_reason("R6.1 exposed kong 直杠", "zh") == "R6.1 直杠"
-    assert payment_reason("R6.1 exposed kong 直杠", "en") == "R6.1 exposed kong"
-    assert payment_reason("R9.5 查叫", "en") == "R9.5 查叫"
+    assert payment_reason("R6.1 exposed kong 直杠", "zh") == "直杠"  # no rule IDs for players
+    assert payment_reason("R6.1 exposed kong 直杠", "en") == "exposed kong"
+    assert payment_reason("R9.5 查叫", "en") == "ready check: not ready pays the ready"  # no Chinese in English
+    assert payment_reason("R10 flower_pig 查花猪", "en", rule=True) == "R10 flower pig: holding all three suits"
+    assert payment_reason("R99 new_thing 新东西", "en") == "new thing" and payment_reason("R99 x 新", "zh") == "新"
     assert tr("hand_of", "zh", 1, 8) == "第 1/8 局"
     from sichuan_mahjong.game import Event
 
@@ -157,8 +159,8 @@ def test_claims_say_whose_tile_and_payments_say_why() -> None:
     kong = Event("kong", 0, {"tile": "3m", "from_seat": 3})
     assert describe_event(kong, "en", "compact") == "You kong 3m from Left (3)"
     paid = Event("payment", -1, {"payer": 0, "payee": 1, "amount": 2, "reason": "R6.1 exposed kong 直杠"})
-    assert describe_event(paid, "zh", "compact") == "    你 付给 下家(1) 2（R6.1 直杠）"
-    assert describe_event(paid, "en", "compact") == "    You pay Right (1) 2 (R6.1 exposed kong)"
+    assert describe_event(paid, "zh", "compact") == "    你 付给 下家(1) 2（直杠）"
+    assert describe_event(paid, "en", "compact") == "    You pay Right (1) 2 (exposed kong)"
 
 
 def test_an_unfinished_hand_is_saved_on_request(tmp_path: Path) -> None:

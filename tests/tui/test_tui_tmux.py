@@ -107,6 +107,8 @@ def test_play_in_a_real_terminal(tmux: Tmux, tmp_path: Path) -> None:
         assert hand_of(screen)[0] == expected, screen
 
     tmux("send-keys", "-t", "play", "q")
+    tmux.wait_for("the question before quitting", lambda s: "quit now?" in s)
+    tmux("send-keys", "-t", "play", "y")
     deadline = time.monotonic() + TIMEOUT
     while not status.exists() or not status.read_text().strip():
         assert time.monotonic() < deadline, f"scmj play did not quit; the screen was:\n{tmux.screen()}"

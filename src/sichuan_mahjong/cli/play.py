@@ -105,5 +105,8 @@ def run(args: argparse.Namespace) -> int:
         from sichuan_mahjong.tui.replay import replays_of_file
 
         replay = replays_of_file(args.replay)  # a bad file is a RecordError (exit 2) before the screen opens
-    MahjongApp(settings, replay=replay).run()
+    app = MahjongApp(settings, replay=replay)
+    app.run()
+    for line in app.farewell:  # the match totals and where the record is, once the terminal is back
+        print(line)
     return 0

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sichuan_mahjong.cli import UsageError
-from sichuan_mahjong.describe import SeatNumbers, describe_event
+from sichuan_mahjong.describe import SeatNumbers, describe_event, payment_reason
 from sichuan_mahjong.game.events import Event
 from sichuan_mahjong.game.settlement import WinRecord
 from sichuan_mahjong.game.state import Game
@@ -452,9 +452,9 @@ def text_of(report: Mapping[str, Any], lang: str) -> list[str]:
                 )
             for p in s["payments"]:
                 out.append(
-                    f"  {_who(p['payer'], lang)} → {_who(p['payee'], lang)} {p['amount']}（{p['reason']}）"
+                    f"  {_who(p['payer'], lang)} → {_who(p['payee'], lang)} {p['amount']}（{payment_reason(p['reason'], lang)}）"
                     if zh
-                    else f"  {_who(p['payer'], lang)} -> {_who(p['payee'], lang)} {p['amount']} ({p['reason']})"
+                    else f"  {_who(p['payer'], lang)} -> {_who(p['payee'], lang)} {p['amount']} ({payment_reason(p['reason'], lang, term=True)})"
                 )
             out.append(("  输赢：" if zh else "  deltas: ") + _signed(s["deltas"], lang))
             out.append(("  下一局庄家：" if zh else "  next dealer: ") + _who(s["next_dealer"], lang))

@@ -55,7 +55,7 @@ from sichuan_mahjong.text import (
 from sichuan_mahjong.tiles import Tile
 from sichuan_mahjong.tui.badges import append_seat_badges, river_line
 from sichuan_mahjong.tui.hand_over import HandOverScreen, replays_of_summary
-from sichuan_mahjong.tui.pages import TextScreen, help_text
+from sichuan_mahjong.tui.pages import ConfirmScreen, TextScreen, help_text
 from sichuan_mahjong.tui.replay import HandReplay
 from sichuan_mahjong.tui.replay_screen import ReplayScreen
 from sichuan_mahjong.tui.session import HUMAN, HandSummary, NotAskedError, Table
@@ -198,6 +198,9 @@ class TableScreen(Screen[None]):
             self.app.push_screen(HandOverScreen(self.last_summary, table), self._after_summary)
 
     def _bot_tick(self) -> None:
+        if self.app.screen is not self:  # help, hint, settings or a replay on top: the table waits for the player
+            self._bot_timer = self.set_timer(0.2, self._bot_tick)
+            return
         self._bot_timer = None
         self.table.step_bots()
         self.pump()
@@ -205,7 +208,7 @@ class TableScreen(Screen[None]):
     def _after_summary(self, result: str | None) -> None:
         self._showing_summary = False
         if result == "quit":
-            self.app.exit()
+            self.leave()
             return
         if self.table.match_over:
             self.table = Table(self.table.settings.replace(seed=self.table.settings.seed + 1))
@@ -253,6 +256,9 @@ class TableScreen(Screen[None]):
 
     def _claim_tick(self) -> None:
         if self._claim_at != len(self.table.game.events):
+            return
+        if self.app.screen is not self:  # the clock stops while another page is on top
+            self._claim_deadline += 0.25
             return
         if time.monotonic() >= self._claim_deadline:
             if self._claim_timer is not None:
@@ -448,6 +454,7 @@ class TableScreen(Screen[None]):
             "v": self.open_replay,
             "question_mark": self.open_help,
             "q": self.quit,
+            "ctrl+c": lambda: setattr(self, "message", tr("how_to_quit", self.lang)),
             "escape": self.clear,
         }
         for d in range(1, 10):
@@ -645,9 +652,38 @@ class TableScreen(Screen[None]):
         self.app.push_screen(ReplayScreen(hands, self.lang, self.style))
 
     def quit(self) -> None:
-        """Quit at once; a hand in play is saved as it stands (its record says unfinished)."""
-        self.table.save_unfinished()
-        self.app.exit()
+        """Quit, asking first while a hand is in play (it is then saved as it stands, marked unfinished)."""
+        if self.table.game.is_over:
+            self.leave()
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.leave()
+
+        self.app.push_screen(ConfirmScreen(tr("quit_confirm", self.lang), self.lang), answered)
+
+    def leave(self) -> None:
+        """Save a hand in play, leave what to print on the way out (totals, the record's path), and exit."""
+        saved = None
+        lang = self.lang
+        try:
+            path = self.table.save_unfinished()
+            if path is not None:
+                saved = tr("saved_unfinished", lang, path)
+        except OSError as exc:
+            saved = tr("save_failed", lang, f"{exc.filename or self.table.settings.records}: {exc.strerror or exc}")
+        last = self.last_summary
+        if saved is None and last is not None and last.record is not None:
+            saved = tr("saved", lang, last.record)
+        totals = "   ".join(f"{seat_name(s, lang, HUMAN)} {t:+d}" for s, t in enumerate(self.table.totals))
+        lines = [f"{tr('totals', lang)}: {totals}"]
+        if saved is not None:
+            lines.append(saved)
+        app = self.app
+        if isinstance(app, MahjongApp):
+            app.farewell = lines
+        app.exit()
 
 
 class MahjongApp(App[None]):
@@ -662,6 +698,7 @@ class MahjongApp(App[None]):
         super().__init__()
         self.settings = settings
         self.replay = list(replay) if replay else None  # ``scmj play --replay FILE``: only the replay screen
+        self.farewell: list[str] = []  # printed by ``scmj play`` once the terminal is back: totals, record
 
     def on_mount(self) -> None:
         if self.replay:
@@ -671,6 +708,15 @@ class MahjongApp(App[None]):
 
     def _replay_closed(self, _: None) -> None:
         self.exit()
+
+    async def action_quit(self) -> None:
+        """Ctrl+Q: quit at once, saving a hand in play as q does."""
+        try:
+            table = self.table_screen
+        except LookupError:
+            self.exit()
+            return
+        table.leave()
 
     @property
     def table_screen(self) -> TableScreen:

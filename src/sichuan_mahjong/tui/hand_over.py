@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Callable
+
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
-from textual.containers import VerticalScroll
+from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
@@ -20,11 +23,14 @@ __all__ = ["HandOverScreen", "replays_of_summary", "settlement_text"]
 
 
 class HandOverScreen(ModalScreen[str]):
-    """The end of a hand: every win with its fan, every payment with its reason, 查叫, hands and totals."""
+    """The end of a hand: the totals first, then every win with its fan, every payment with its reason, 查叫
+    and every hand. The page scrolls with ↑/↓, PgUp/PgDn, Home/End; its keys stay on the last line."""
 
     DEFAULT_CSS = """
     HandOverScreen { align: center middle; }
-    #over-box { width: 96%; height: 96%; border: thick $success; background: $surface; padding: 0 1; }
+    #over-frame { width: 96%; height: 96%; border: thick $success; background: $surface; }
+    #over-box { height: 1fr; padding: 0 1; }
+    #over-keys { height: auto; padding: 0 1; text-style: bold reverse; }
     """
 
     def __init__(self, summary: HandSummary, table: Table) -> None:
@@ -33,17 +39,32 @@ class HandOverScreen(ModalScreen[str]):
         self.table = table
 
     def compose(self) -> ComposeResult:
-        with VerticalScroll(id="over-box"):
-            yield Static(settlement_text(self.summary, self.table), id="over-text")
+        lang = self.table.settings.lang
+        with Vertical(id="over-frame"):
+            with VerticalScroll(id="over-box"):
+                yield Static(settlement_text(self.summary, self.table), id="over-text")
+            keys = tr("match_over" if self.table.match.is_over else "continue", lang)
+            yield Static(keys, id="over-keys", markup=False)
 
     def on_key(self, event: events.Key) -> None:
         event.stop()
+        box = self.query_one("#over-box", VerticalScroll)
+        scroll: dict[str, Callable[[], None]] = {
+            "up": box.scroll_up,
+            "down": box.scroll_down,
+            "pageup": box.scroll_page_up,
+            "pagedown": box.scroll_page_down,
+            "home": box.scroll_home,
+            "end": box.scroll_end,
+        }
         if event.key in ("enter", "space"):
             self.dismiss("next")
         elif event.key == "q":
             self.dismiss("quit")
         elif event.key == "v":
             self.open_replay()
+        elif event.key in scroll:
+            scroll[event.key]()
 
     def open_replay(self) -> None:
         """This hand, step by step from its record; closing it comes back here."""
@@ -60,10 +81,15 @@ class HandOverScreen(ModalScreen[str]):
 
 
 def replays_of_summary(summary: HandSummary) -> list[HandReplay]:
-    """A finished hand's record, ready to step through: the saved file, or the same text when none was saved."""
+    """A finished hand's record, ready to step through: the saved file, or the same text when none was saved.
+
+    The record holds this one hand; it is numbered as the match numbers it (the replay of hand 2 says so).
+    """
     if summary.record is not None and summary.record.exists():
-        return replays_of_file(summary.record)
-    return replays_of_text(summary.record_text)
+        hands = replays_of_file(summary.record)
+    else:
+        hands = replays_of_text(summary.record_text)
+    return [dataclasses.replace(hand, number=summary.number) for hand in hands]
 
 
 def settlement_text(summary: HandSummary, table: Table) -> Text:
@@ -77,8 +103,15 @@ def settlement_text(summary: HandSummary, table: Table) -> Text:
         return seat_name(seat, lang, HUMAN)
 
     out.append(f"{tr('settlement', lang)} — {tr('hand_of', lang, summary.number, settings.hands)}\n", style="bold")
-    out.append(tr(f"reason_{s.reason}", lang) + "\n\n")
-    out.append(tr("wins", lang) + "\n", style="bold underline")
+    reason = "reason_drawn" if s.reason == "wall" and not s.wins else f"reason_{s.reason}"
+    out.append(tr(reason, lang) + "\n")
+    out.append(f"{tr('this_hand', lang)}: ", style="bold")
+    out.append("   ".join(f"{name(seat)} {s.deltas[seat]:+d}" for seat in range(4)) + "\n")
+    out.append(f"{tr('totals', lang)}: ", style="bold")
+    out.append("   ".join(f"{name(seat)} {summary.totals[seat]:+d}" for seat in range(4)) + "\n")
+    if summary.save_error is not None:
+        out.append(tr("save_failed", lang, summary.save_error) + "\n", style="bold red")
+    out.append("\n" + tr("wins", lang) + "\n", style="bold underline")
     if not s.wins:
         out.append("  -\n")
     for win in s.wins:
@@ -107,15 +140,8 @@ def settlement_text(summary: HandSummary, table: Table) -> Text:
         concealed = tiles_line(sorted(view.tiles), style)
         out.append(f"  {name(seat)}: {concealed}" + (f"   | {melds}" if melds else "") + "\n")
     out.append("\n")
-    out.append(f"{tr('this_hand', lang)}: ", style="bold")
-    out.append("   ".join(f"{name(seat)} {s.deltas[seat]:+d}" for seat in range(4)) + "\n")
-    out.append(f"{tr('totals', lang)}: ", style="bold")
-    out.append("   ".join(f"{name(seat)} {summary.totals[seat]:+d}" for seat in range(4)) + "\n")
-    out.append(tr("next_dealer", lang, name(s.next_dealer)) + "\n")
+    if not table.match.is_over:
+        out.append(tr("next_dealer", lang, name(s.next_dealer)) + "\n")
     if summary.record is not None:
         out.append(tr("saved", lang, summary.record) + "\n", style="dim")
-    if summary.save_error is not None:
-        out.append(tr("save_failed", lang, summary.save_error) + "\n", style="bold red")
-    out.append("\n")
-    out.append(tr("match_over" if table.match.is_over else "continue", lang), style="bold reverse")
     return out

@@ -1,4 +1,4 @@
-"""Pages over the table: a page of text (help, the advisor's table)."""
+"""Pages over the table: a page of text (help, the advisor's table) and a yes/no question."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from textual.widgets import Static
 
 from sichuan_mahjong.text import tr
 
-__all__ = ["TextScreen", "help_text"]
+__all__ = ["ConfirmScreen", "TextScreen", "help_text"]
 
 
 def help_text(lang: str) -> str:
@@ -78,3 +78,31 @@ class TextScreen(ModalScreen[None]):
 
     def on_click(self, event: events.Click) -> None:
         self.dismiss(None)
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    """A yes/no question over the table: y or Enter says yes, n or Esc no."""
+
+    DEFAULT_CSS = """
+    ConfirmScreen { align: center middle; }
+    #confirm-box {
+        width: auto; max-width: 90%; height: auto; border: thick $warning; background: $surface; padding: 0 2;
+    }
+    """
+
+    def __init__(self, question: str, lang: str) -> None:
+        super().__init__()
+        self.question = question
+        self.lang = lang
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="confirm-box"):
+            yield Static(self.question, id="confirm-question", markup=False)
+            yield Static(tr("yes_no", self.lang), id="confirm-keys", markup=False)
+
+    def on_key(self, event: events.Key) -> None:
+        event.stop()
+        if event.key in ("y", "enter"):
+            self.dismiss(True)
+        elif event.key in ("n", "escape"):
+            self.dismiss(False)
