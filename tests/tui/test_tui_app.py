@@ -15,9 +15,9 @@ import pytest
 pytest.importorskip("textual")
 
 from rich.text import Text
+from textual.containers import VerticalScroll
 from textual.pilot import Pilot
 from textual.screen import Screen
-from textual.containers import VerticalScroll
 from textual.widgets import Input, Static
 
 from sichuan_mahjong.agents import make_agent

@@ -451,10 +451,11 @@ def text_of(report: Mapping[str, Any], lang: str) -> list[str]:
                     else f"  {_who(w['seat'], lang)} wins on {tile} ({how}): {body}"
                 )
             for p in s["payments"]:
+                why = payment_reason(p["reason"], lang, term=True)
                 out.append(
-                    f"  {_who(p['payer'], lang)} → {_who(p['payee'], lang)} {p['amount']}（{payment_reason(p['reason'], lang)}）"
+                    f"  {_who(p['payer'], lang)} → {_who(p['payee'], lang)} {p['amount']}（{why}）"
                     if zh
-                    else f"  {_who(p['payer'], lang)} -> {_who(p['payee'], lang)} {p['amount']} ({payment_reason(p['reason'], lang, term=True)})"
+                    else f"  {_who(p['payer'], lang)} -> {_who(p['payee'], lang)} {p['amount']} ({why})"
                 )
             out.append(("  输赢：" if zh else "  deltas: ") + _signed(s["deltas"], lang))
             out.append(("  下一局庄家：" if zh else "  next dealer: ") + _who(s["next_dealer"], lang))
