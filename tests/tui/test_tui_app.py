@@ -654,7 +654,7 @@ def test_q_asks_before_ending_a_hand_and_the_way_out_says_totals_and_record(tmp_
             assert isinstance(app.screen, ConfirmScreen) and "quit now?" in screen_text(app)
             await pilot.press("n")
             await pilot.pause()
-            assert app.screen is table and not table.table.game.is_over and list(tmp_path.iterdir()) == []
+            assert app.screen_stack[-1] is table and not table.table.game.is_over and list(tmp_path.iterdir()) == []
             await pilot.press("q", "y")
             await pilot.pause()
         (saved,) = tmp_path.glob("*-hand1-unfinished.jsonl")
