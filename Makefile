@@ -20,8 +20,10 @@ $(PLAY_STAMP): pyproject.toml
 	$(BIN)/pip install -q -e '.[tui]'
 	touch $(PLAY_STAMP)
 
+# Options for `scmj play` pass through ARGS: make play ARGS="--rules app --lang en".
+ARGS ?=
 play: $(PLAY_STAMP)
-	$(BIN)/scmj play --bots expert,expert,expert
+	$(BIN)/scmj play $(ARGS)
 
 # `make serve` installs only what the web table needs (Starlette, uvicorn, websockets) and starts it.
 SERVE_STAMP := $(VENV)/.installed-serve

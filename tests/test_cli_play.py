@@ -3,6 +3,7 @@ to import the package or read --help."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -10,13 +11,14 @@ from pathlib import Path
 import pytest
 
 from sichuan_mahjong.cli import main
-from sichuan_mahjong.tui.settings import PlaySettings
+from sichuan_mahjong.tui.settings import PlaySettings, default_config_path
 
 
 @pytest.fixture
-def started(monkeypatch: pytest.MonkeyPatch) -> list[PlaySettings]:
-    """Catch the app instead of running it in the test's terminal."""
+def started(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> list[PlaySettings]:
+    """Catch the app instead of running it in the test's terminal (with a config folder of its own)."""
     pytest.importorskip("textual")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path_factory.mktemp("config")))
     from sichuan_mahjong.tui import app
 
     calls: list[PlaySettings] = []
@@ -130,3 +132,23 @@ def test_a_records_folder_that_cannot_be_written_is_refused_before_play(
     assert main(["play", "--records", str(target)]) == 2
     err = capsys.readouterr().err
     assert started == [] and err.startswith("scmj play: error: --records") and err.count("\n") == 1, err
+
+
+def test_settings_kept_from_the_last_run_are_used_unless_given(
+    started: list[PlaySettings], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = default_config_path()
+    config.parent.mkdir(parents=True)
+    config.write_text(json.dumps({"lang": "en", "hands": 3, "bots": ["random"] * 3, "tiles": "zh", "seed": 9}))
+    assert main(["play", "--no-records"]) == 0
+    assert main(["play", "--no-records", "--lang", "zh", "--hands", "2"]) == 0
+    assert main(["play", "--no-records", "--fresh"]) == 0
+    kept, given, fresh = started
+    assert (kept.lang, kept.hands, kept.bots, kept.tiles, kept.config) == ("en", 3, ("random",) * 3, "zh", config)
+    assert kept.seed != 9  # a seed is not kept
+    assert (given.lang, given.hands, given.tiles) == ("zh", 2, "zh")
+    assert (fresh.lang, fresh.hands, fresh.tiles) == ("zh", 8, "compact")
+    config.write_text(json.dumps({"hands": 0}))
+    assert main(["play", "--no-records"]) == 2
+    err = capsys.readouterr().err
+    assert "saved settings" in err and "--fresh ignores them" in err and err.count("\n") == 1

@@ -22,9 +22,10 @@ Discard 6p: ready, waiting on 2p/5p with 6 live tiles (discarding 2p waits on 6p
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, Literal
 
 from sichuan_mahjong.hand.analysis import HandSizeError, useful_tiles
 from sichuan_mahjong.hand.melds import Meld
@@ -129,21 +130,41 @@ class Advice:
             },
         }
 
-    def table(self, lang: str = "both") -> str:
-        """The rows as text, one discard a line, then the recommendation."""
+    def table(self, lang: str = "both", style: str = "compact") -> str:
+        """The recommendation, then the rows, one discard a line, in one language (``both``: English rows and
+        the recommendation in both). Tiles are written in ``style`` (``compact`` 5p, ``zh`` 五筒, ``glyph``).
+
+        A kong risk is shown only on a discard that leaves the hand ready, where it decides between equal waits;
+        before that, almost every single tile could be konged and the mark would say nothing.
+        """
+        zh = lang == "zh"
+
+        def name(t: Tile) -> str:
+            return format_tiles([t], style=_style(style))
+
         lines = []
-        for r in self.rows:
-            state = "ready 听牌" if r.shanten == 0 else f"shanten {r.shanten} {_shanten_zh(r.shanten)}"
-            if r.waits:
-                body = " ".join(f"{w.tile}×{w.remaining}({w.fan}番)" for w in r.waits)
-            else:
-                body = " ".join(f"{t}×{n}" for t, n in r.useful) or "-"
-            risk = "  kong risk 可能被杠" if r.kong_risk else ""
-            lines.append(f"discard {r.discard}  {state:<16} {r.total:>3} tiles  {body}{risk}")
         if lang in ("zh", "both"):
             lines.append(f"推荐：{self.reason_zh}")
         if lang in ("en", "both"):
             lines.append(f"Recommendation: {self.reason_en}")
+        for r in self.rows:
+            if r.waits:
+                fan = "番" if zh else " fan"
+                body = " ".join(f"{name(w.tile)}×{w.remaining}({w.fan}{fan})" for w in r.waits)
+                body = ("听 " if zh else "waits ") + body
+            else:
+                body = " ".join(f"{name(t)}×{n}" for t, n in r.useful) or "-"
+            risk = r.kong_risk and r.shanten == 0
+            if zh:
+                state = _pad(_shanten_zh(r.shanten), 6)
+                lines.append(
+                    f"打 {name(r.discard)}  {state} 进张 {r.total:>2} 张  {body}{'  可能被杠' if risk else ''}"
+                )
+            else:
+                state = "ready" if r.shanten == 0 else f"{r.shanten} from ready"
+                lines.append(
+                    f"discard {name(r.discard)}  {state:<12} {r.total:>3} tiles  {body}{'  kong risk' if risk else ''}"
+                )
         return "\n".join(lines)
 
     def __str__(self) -> str:
@@ -151,6 +172,20 @@ class Advice:
 
 
 _ZH_NUM: Final = "零一二三四五六七八"
+
+
+def _pad(text: str, cells: int) -> str:
+    """``text`` padded to ``cells`` terminal cells (a Chinese character takes two)."""
+    width = sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+    return text + " " * max(0, cells - width)
+
+
+def _style(style: str) -> Literal["compact", "zh", "glyph"]:
+    if style == "zh":
+        return "zh"
+    if style == "glyph":
+        return "glyph"
+    return "compact"
 
 
 def _shanten_zh(n: int) -> str:
@@ -189,12 +224,14 @@ def advise(
     rules: Rules | None = None,
     *,
     void: int | str | None = None,
+    style: str = "compact",
 ) -> Advice:
     """Advise the discard of a 14 - 3k concealed hand with k melds.
 
     ``seen`` lists the tiles the player can see elsewhere (every river and the other players' melds); copies
     in his own hand and melds are counted already. ``void`` is the declared void suit when 定缺 is played:
-    while the hand holds tiles of it, only those are discards (R3.2).
+    while the hand holds tiles of it, only those are discards (R3.2). ``style`` writes the tiles of the
+    reasons (``compact`` 5p, ``zh`` 五筒, ``glyph``); ``to_dict`` always uses the compact notation.
     """
     rules = rules or Rules()
     hand = _as_indices(tiles)
@@ -239,7 +276,7 @@ def advise(
         rows.append(DiscardAdvice(c.discard, c.shanten, useful, total, waits, kong_risk))
     rows.sort(key=_rank_key(hand))
     win = _win_of(hand, melds, rules)
-    zh, en = _reasons(rows, win)
+    zh, en = _reasons(rows, win, _style(style))
     return Advice(tuple(Tile(t) for t in sorted(hand)), melds, tuple(rows), win, zh, en)
 
 
@@ -282,13 +319,15 @@ def _rank_key(hand: Sequence[int]) -> Callable[[DiscardAdvice], tuple[int, int, 
     return key
 
 
-def _waits_text(r: DiscardAdvice) -> str:
-    return "/".join(str(w.tile) for w in r.waits) or "-"
+def _reasons(rows: list[DiscardAdvice], win: Score | None, style: Literal["compact", "zh", "glyph"]) -> tuple[str, str]:
+    def name(t: Tile) -> str:
+        return format_tiles([t], style=style)
 
+    def waits_text(r: DiscardAdvice) -> str:
+        return "/".join(name(w.tile) for w in r.waits) or "-"
 
-def _reasons(rows: list[DiscardAdvice], win: Score | None) -> tuple[str, str]:
     best = rows[0]
-    d = best.discard
+    d = name(best.discard)
     other = next((r for r in rows[1:] if r.shanten == best.shanten), None)
     if best.shanten == 0:
         fan = best.best_fan or 0
@@ -299,11 +338,11 @@ def _reasons(rows: list[DiscardAdvice], win: Score | None) -> tuple[str, str]:
             zh = f"打{d}：听牌，但叫牌已无剩余"
             en = f"Discard {d}: ready, but no winning tile is left unseen."
         else:
-            zh = f"打{d}：听{_waits_text(best)}，剩{best.total}张，{fans_zh}"
-            en = f"Discard {d}: ready, waiting on {_waits_text(best)} with {best.total} live tiles"
+            zh = f"打{d}：听{waits_text(best)}，剩{best.total}张，{fans_zh}"
+            en = f"Discard {d}: ready, waiting on {waits_text(best)} with {best.total} live tiles"
             if other is not None and other.waits:
-                zh += f"（打{other.discard}听{_waits_text(other)}只剩{other.total}张）"
-                en += f" (discarding {other.discard} waits on {_waits_text(other)} with {other.total})"
+                zh += f"（打{name(other.discard)}听{waits_text(other)}只剩{other.total}张）"
+                en += f" (discarding {name(other.discard)} waits on {waits_text(other)} with {other.total})"
             en += "." if fan == 0 else f", worth {fans_en}."
     else:
         zh = f"打{d}：{_shanten_zh(best.shanten)}，进张{len(best.useful)}种{best.total}张"
@@ -311,8 +350,8 @@ def _reasons(rows: list[DiscardAdvice], win: Score | None) -> tuple[str, str]:
         plural = "s" if kinds != 1 else ""
         en = f"Discard {d}: {best.shanten} from ready, {best.total} useful tiles ({kinds} kind{plural})"
         if other is not None and other.total < best.total:
-            zh += f"（比打{other.discard}多{best.total - other.total}张）"
-            en += f", {best.total - other.total} more than discarding {other.discard}"
+            zh += f"（比打{name(other.discard)}多{best.total - other.total}张）"
+            en += f", {best.total - other.total} more than discarding {name(other.discard)}"
         en += "."
     if best.kong_risk is False and other is not None and other.kong_risk and best.value == other.value:
         zh += "；不给别人开杠"

@@ -201,13 +201,13 @@ def _win_fan(tiles: Sequence[Tile], tile: Tile, melds: Sequence[Meld], view: Obs
         return 0
 
 
-def advise_view(view: Observation) -> ChoiceAdvice:
+def advise_view(view: Observation, *, style: str = "compact") -> ChoiceAdvice:
     """The advisor for the seat's decision now, from its view alone; raises NothingToAdviseError otherwise.
 
     Options are ranked by steps from ready, then live useful tiles; a win is always first. A kong is preferred
     to the alternative it does not set back (it pays in the kong modes and draws a tile); a pung only when it
     brings the hand closer, or as close with more live tiles. Plans for a bigger hand (清一色, 对子胡) are the
-    bots' business, not this table's hint.
+    bots' business, not this table's hint. ``style`` writes the tiles of the discard table's reasons.
     """
     legal = view.legal
     kinds = {a.kind for a in legal}
@@ -218,7 +218,7 @@ def advise_view(view: Observation) -> ChoiceAdvice:
     options: list[Option] = []
     if ActionKind.DISCARD in kinds:
         tiles = list(view.tiles)
-        discards = advise(tiles, melds, seen, view.rules, void=void)
+        discards = advise(tiles, melds, seen, view.rules, void=void, style=style)
         best = discards.recommended
         for a in legal:
             if a.kind is ActionKind.HU and view.drawn is not None:

@@ -35,6 +35,7 @@ __all__ = [
     "meld_text",
     "mode_name",
     "payment_reason",
+    "rules_name",
     "seat_name",
     "seat_object",
     "suit_name",
@@ -62,6 +63,9 @@ _WORDS: Final[dict[str, tuple[str, str]]] = {
     "hand_of": ("第 {}/{} 局", "Hand {}/{}"),
     "seed": ("种子 {}", "seed {}"),
     "rules": ("规则 {}（{}）", "rules {} ({})"),
+    "rules_mode": ("规则 {}", "rules {}"),
+    "preset_seed": ("默认", "seed"),
+    "preset_app": ("手游", "app"),
     "score": ("本局 {:+d}", "this hand {:+d}"),
     "total": ("总分 {:+d}", "total {:+d}"),
     "on_turn": ("▶ 出牌中", "▶ on turn"),
@@ -96,6 +100,10 @@ _WORDS: Final[dict[str, tuple[str, str]]] = {
         "Keys: ←/→ choose  Enter discard  h hu  p pung  k kong  x pass  r ready  a hint  v replay  o settings  ? help"
         "  q quit",
     ),
+    "keys_exchange": (
+        "键：←/→ 选牌  空格 选/不选  回车 换出三张  ? 帮助  q 退出",
+        "Keys: ←/→ choose  Space pick  Enter pass the three  ? help  q quit",
+    ),
     "timer": ("{} 秒后自动过", "auto-pass in {}s"),
     "bad_key": ("按键 {} 没有作用（? 看帮助）", "The key {} does nothing here (? for help)"),
     "not_asked": ("现在不用你操作", "Nothing for you to do now"),
@@ -103,7 +111,11 @@ _WORDS: Final[dict[str, tuple[str, str]]] = {
     "no_tile": ("手里没有 {}", "You hold no {}"),
     "pick_kong": ("选中要杠的牌再按 k（可杠：{}）", "Select the tile to kong, then k (kongs: {})"),
     "pick_three": ("要选同一花色的三张，已选 {}", "Pick three tiles of one suit; picked {}"),
-    "hint_only_turn": ("提示只在轮到你出牌时可用", "A hint is for your discard turn"),
+    "hint_only_turn": ("提示在轮到你出牌、或可以胡碰杠时可用", "A hint is for your discard turn or a claim"),
+    "claim_hint": ("提示：{}", "Hint: {}"),
+    "advice": ("推荐：", "Recommendation: "),
+    "waits_now": ("听 {}（共剩 {} 张）", "Waiting on {} ({} left)"),
+    "waits_if": ("打 {} 就听 {}（共剩 {} 张）", "Discard {} to wait on {} ({} left)"),
     "hint_title": ("出牌建议", "Discard advice"),
     "close": ("Esc 关闭", "Esc closes"),
     "settlement": ("结算", "Settlement"),
@@ -138,6 +150,7 @@ _WORDS: Final[dict[str, tuple[str, str]]] = {
     "help": ("帮助", "Help"),
     "new_match": ("设置已生效：开始新比赛", "Settings applied: a new match starts"),
     "display_applied": ("显示设置已生效", "Display settings applied"),
+    "settings_not_kept": ("设置没能保存到下次（{}）", "The settings could not be kept for next time ({})"),
     "quit": ("退出", "Quit"),
     "quit_confirm": (
         "这一局还没打完：现在退出吗？（这一局存为未完成的记录）",
@@ -174,6 +187,20 @@ def seat_object(seat: int, lang: str, human: int = 0) -> str:
     """A seat inside a sentence: as :func:`seat_name`, but ``you`` in lower case in English."""
     name = seat_name(seat, lang, human)
     return "you" if seat == human and lang == "en" else name
+
+
+def rules_name(preset: str, mode: str, lang: str) -> str:
+    """A preset with its mode as the status line shows it (``规则 默认（血战下雨）``); a preset named after its
+    mode is said once (``规则 血战``).
+
+    >>> rules_name("seed", "bloody_kong", "zh"), rules_name("bloody", "bloody", "zh")
+    ('规则 默认（血战下雨）', '规则 标准血战')
+    """
+    if preset == mode:
+        return tr("rules_mode", lang, mode_name(mode, lang))
+    key = f"preset_{preset}"
+    name = tr(key, lang) if key in _WORDS else preset
+    return tr("rules", lang, name, mode_name(mode, lang))
 
 
 def mode_name(mode: str, lang: str) -> str:

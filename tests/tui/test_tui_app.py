@@ -6,6 +6,8 @@ Tests are plain functions running the app with ``asyncio.run`` (no pytest plugin
 from __future__ import annotations
 
 import asyncio
+import json
+import re
 from collections.abc import Coroutine, Sequence
 from pathlib import Path
 from typing import Any
@@ -673,6 +675,7 @@ def test_the_farewell_is_printed_once_the_terminal_is_back(
         self.farewell = ["Match totals: You +3", "Record saved: x"]
 
     monkeypatch.setattr(MahjongApp, "run", fake_run)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
     assert main(["play", "--records", str(tmp_path)]) == 0
     assert capsys.readouterr().out == "Match totals: You +3\nRecord saved: x\n"
 
@@ -729,5 +732,112 @@ def test_the_bots_wait_while_a_page_is_open_over_the_table(tmp_path: Path) -> No
                 if len(table.table.game.events) > at:
                     break
             assert len(table.table.game.events) > at
+
+    run(go())
+
+
+NINE_GATES = [  # seat 0 deals 1112345678999m + 5p: discarding 5p waits on every character
+    "1m1m1m2m3m4m5m6m7m8m9m9m9m5p",
+    "9s9s2m2m5m6m7m3p4p6p7s8s1s",
+    "2p3p4p5p6p7p4s4s4s6s7s8s9p",
+    "5s5s5s1p1p3m4m7m8m9p2p6p3s",
+]
+
+
+def test_a_ready_hand_shows_its_waits_and_how_many_are_left(tmp_path: Path) -> None:
+    async def go() -> None:
+        app = MahjongApp(settings(tmp_path, lang="zh", tiles="zh", delay=30))  # the bots wait: the wall is short
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            table = app.table_screen
+            rules = Rules.preset("standard_kong").replace(declare_ready=False)
+            table.table.game = Game.setup(rules, NINE_GATES, wall="9p2s7m8m", replacements="6m", dealer=0, seed=1)
+            table.refresh_table()
+            await pilot.press("end")  # the cursor on the drawn 5p
+            assert "打 五筒 就听 一萬×1 二萬×3" in widget_text(app, "#prompt")
+            assert "共剩 23 张" in widget_text(app, "#prompt")
+            await pilot.press("home")  # 1m: discarding it leaves no wait
+            assert "就听" not in widget_text(app, "#prompt")
+            await pilot.press("end", "enter")
+            await pilot.pause()
+            assert "听 一萬×1 二萬×3 三萬×3" in widget_text(app, "#prompt")
+
+    run(go())
+
+
+def test_the_advisor_answers_a_claim_in_one_line(tmp_path: Path) -> None:
+    """Seed 15 offers the player a claim before his first discard: `a` says pung or pass, and why."""
+
+    async def go() -> None:
+        app = MahjongApp(settings(tmp_path, seed=15))
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            table = app.table_screen
+            assert table.table.view().phase == "claim" and table.table.legal
+            assert "-legal" in table.query_one("#chip-hint").classes
+            await pilot.press("a")
+            message = widget_text(app, "#message")
+            assert message.startswith("Hint: ") and ("Pass" in message or "Pung" in message or "Kong" in message)
+            assert table.table.view().phase == "claim"  # a hint changes nothing
+
+    run(go())
+
+
+def test_the_hint_page_is_in_one_language_with_the_recommendation_first(tmp_path: Path) -> None:
+    async def go() -> None:
+        app = MahjongApp(settings(tmp_path, lang="zh", tiles="zh"))
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            await pilot.press("a")
+            await pilot.pause()
+            body = widget_text(app, "#text-body")
+            assert body.startswith("推荐：打")
+            assert not re.search(r"[A-Za-z]", body), body  # no English, no 5p: the tiles are written 五筒
+            assert "可能被杠" not in body  # the first discard is far from ready: no kong risk to speak of
+
+    run(go())
+
+
+def test_exchange_three_words_and_the_received_tiles_stand_out(tmp_path: Path) -> None:
+    async def go() -> None:
+        app = MahjongApp(settings(tmp_path, preset="app", seed=4, delay=0))
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            table = app.table_screen
+            assert widget_text(app, "#chip-discard") == "Enter pass three"
+            assert "Enter pass the three" in widget_text(app, "#keys") and "discard" not in widget_text(app, "#keys")
+            player = Player(4)
+            await player.turn(pilot, table)  # the exchange
+            for _ in range(50):
+                if table.table.legal and table.table.view().phase != "exchange":
+                    break
+                await pilot.pause(0.02)
+            view = table.table.view()
+            assert view.exchanged is not None
+            marked = [t for i, t in enumerate(view.tiles) if "-received" in table.query_one(f"#tile-{i}").classes]
+            assert sorted(marked) == sorted(view.exchanged[1])
+            while not table.table.view().discards[0]:
+                await player.turn(pilot, table)
+                await pilot.pause()
+            assert not table.query(".-received")
+
+    run(go())
+
+
+def test_settings_changed_at_the_table_are_kept(tmp_path: Path) -> None:
+    config = tmp_path / "config" / "play.json"
+
+    async def go() -> None:
+        app = MahjongApp(settings(tmp_path, config=config))
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            await pilot.press("l", "t")
+            assert json.loads(config.read_text())["lang"] == "zh" and json.loads(config.read_text())["tiles"] == "zh"
+            await pilot.press("o")
+            app.screen.query_one("#hands", Input).value = "3"
+            await pilot.click("#apply")
+            await pilot.pause()
+        kept = json.loads(config.read_text())
+        assert (kept["hands"], kept["lang"], kept["bots"], "seed" in kept) == (3, "zh", [BOT] * 3, False)
 
     run(go())

@@ -107,11 +107,42 @@ def test_play_in_a_real_terminal(tmux: Tmux, tmp_path: Path) -> None:
         assert hand_of(screen)[0] == expected, screen
 
     tmux("send-keys", "-t", "play", "q")
-    tmux.wait_for("the question before quitting", lambda s: "quit now?" in s)
-    tmux("send-keys", "-t", "play", "y")
+    if "Settlement" not in screen:  # mid-hand, q asks first
+        tmux.wait_for("the question before quitting", lambda s: "quit now?" in s)
+        tmux("send-keys", "-t", "play", "y")
     deadline = time.monotonic() + TIMEOUT
     while not status.exists() or not status.read_text().strip():
         assert time.monotonic() < deadline, f"scmj play did not quit; the screen was:\n{tmux.screen()}"
         time.sleep(0.1)
     assert status.read_text().strip() == "0"
-    assert [p.name.endswith("-hand1-unfinished.jsonl") for p in (tmp_path / "records").glob("*-hand1*")] == [True]
+    if "Settlement" not in screen:
+        assert [p.name.endswith("-unfinished.jsonl") for p in (tmp_path / "records").glob("*-hand1*")] == [True]
+
+
+def test_an_80x24_terminal_shows_the_whole_table_and_quitting_says_where_the_record_is(
+    tmux: Tmux, tmp_path: Path
+) -> None:
+    """The smallest common terminal, in Chinese: every seat, the hand, the key line; q asks, y quits and the
+    shell shows the totals and the saved record."""
+    status = tmp_path / "status"
+    play = [sys.executable, "-m", "sichuan_mahjong.cli", "play", "--seed", "1", "--lang", "zh", "--tiles", "zh"]
+    play += ["--delay", "0", "--hands", "2", "--fresh", "--records", str(tmp_path / "records")]
+    command = f"{shlex.join(play)}; echo $? > {shlex.quote(str(status))}; sleep 30"
+    tmux("new-session", "-d", "-s", "play", "-x", "80", "-y", "24", command)
+    screen = tmux.wait_for("the table on my turn", lambda s: "轮到你了" in s and "键：" in s)
+    lines = screen.splitlines()
+    assert len(lines) <= 24 and "第 1/2 局" in lines[0] and "规则 默认（血战下雨）" in lines[0], screen
+    for seat in ("下家(1)", "对家(2)", "上家(3)", "你 "):
+        assert seat in screen, screen
+    assert re.search(r"手牌\s+[一二三四五六七八九][萬筒條]", screen), screen  # the hand, drawn flat
+    assert not re.search(r"[A-Za-z]{4,}", screen.replace("expert", "")), screen  # no English words
+    tmux("send-keys", "-t", "play", "q")
+    tmux.wait_for("the question before quitting", lambda s: "现在退出吗" in s)
+    tmux("send-keys", "-t", "play", "y")
+    shell = tmux.wait_for("the farewell", lambda s: "未打完的这一局已保存" in s)
+    assert "累计: 你 +0" in shell and "-hand1-unfinished.jsonl" in shell.replace("\n", ""), shell
+    deadline = time.monotonic() + TIMEOUT
+    while not status.exists() or not status.read_text().strip():
+        assert time.monotonic() < deadline, "scmj play did not exit"
+        time.sleep(0.1)
+    assert status.read_text().strip() == "0"

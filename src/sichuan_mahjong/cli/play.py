@@ -10,15 +10,17 @@ from __future__ import annotations
 import argparse
 import random
 from pathlib import Path
+from typing import Any
 
 from sichuan_mahjong.cli.options import add_rules_arguments
 from sichuan_mahjong.text import LANGS, TILE_STYLES
 from sichuan_mahjong.tui.settings import (
-    DEFAULT_BOTS,
     PlaySettings,
     SettingsError,
     check_records_dir,
+    default_config_path,
     default_records_dir,
+    load_saved,
     parse_options,
 )
 
@@ -28,29 +30,32 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "play",
         help="play at a terminal table against three bots",
         description="Play Sichuan mahjong in the terminal: you are seat 0, three bots the others. "
-        "Keys: ←/→ choose a tile, Enter discards, h hu, p pung, k kong, x pass, r 报叫, a hint, ? help, q quit.",
+        "Keys: ←/→ choose a tile, Enter discards, h hu, p pung, k kong, x pass, r 报叫, a hint, ? help, q quit. "
+        f"Settings changed at the table (o, t, l) are kept in {default_config_path()} and used when their "
+        "option is not given; --fresh ignores them.",
     )
     p.add_argument("--seed", type=int, default=None, help="deal the same match again (default: a new random seed)")
-    p.add_argument("--hands", type=int, default=8, help="hands in the match (default: 8)")
+    p.add_argument("--hands", type=int, default=None, help="hands in the match (default: 8)")
     add_rules_arguments(p)
+    p.set_defaults(rules=None)  # not given: the saved preset, else seed
     p.add_argument(
         "--bots",
-        default=",".join(DEFAULT_BOTS),
+        default=None,
         metavar="TIER,TIER,TIER",
         help="the bots of seats 1, 2, 3: random, efficient or expert (default: expert,expert,expert)",
     )
-    p.add_argument("--lang", choices=LANGS, default="zh", help="language of the table (default: zh)")
+    p.add_argument("--lang", choices=LANGS, default=None, help="language of the table (default: zh)")
     p.add_argument(
         "--tiles",
         choices=TILE_STYLES,
-        default="compact",
+        default=None,
         help="tile style: 5p, 五筒 or Unicode glyphs (default: compact)",
     )
     p.add_argument(
         "--timer", type=float, default=None, metavar="SECONDS", help="a claim you do not answer in time passes"
     )
     p.add_argument(
-        "--delay", type=float, default=0.3, metavar="SECONDS", help="pause between the bots' moves (default: 0.3)"
+        "--delay", type=float, default=None, metavar="SECONDS", help="pause between the bots' moves (default: 0.3)"
     )
     p.add_argument(
         "--records",
@@ -60,6 +65,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         help=f"where each finished hand is saved (default: {default_records_dir()})",
     )
     p.add_argument("--no-records", action="store_true", help="do not save the hands")
+    p.add_argument("--fresh", action="store_true", help="ignore the settings kept from the last run")
     p.add_argument(
         "--replay",
         type=Path,
@@ -70,23 +76,35 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 
 def settings_from_args(args: argparse.Namespace) -> PlaySettings:
-    """The table's settings from the command line; any bad value raises a ValueError naming it."""
-    bots = tuple(b.strip() for b in str(args.bots).split(",") if b.strip())
+    """The table's settings: the command line, then the settings kept from the last run, then the defaults.
+
+    Any bad value raises a ValueError naming it (a saved file that cannot be used too: --fresh skips it).
+    """
+    config = default_config_path()
+    saved = {} if args.fresh else load_saved(config)
+    base = PlaySettings()
+    bots_text = args.bots if args.bots is not None else ",".join(saved.get("bots", base.bots))
+    bots = tuple(b.strip() for b in str(bots_text).split(",") if b.strip())
     if len(bots) == 1:
         bots = bots * 3
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
     records = None if args.no_records else (args.records or default_records_dir())
+
+    def pick(given: object, name: str) -> Any:
+        return given if given is not None else saved.get(name, getattr(base, name))
+
     return PlaySettings(
-        preset=args.rules,
-        options=parse_options(args.option),
+        preset=pick(args.rules, "preset"),
+        options=parse_options(args.option) if args.option else pick(None, "options"),
         bots=bots,
-        hands=args.hands,
+        hands=pick(args.hands, "hands"),
         seed=seed,
-        lang=args.lang,
-        tiles=args.tiles,
-        timer=args.timer,
-        delay=args.delay,
+        lang=pick(args.lang, "lang"),
+        tiles=pick(args.tiles, "tiles"),
+        timer=args.timer if args.timer is not None else saved.get("timer", base.timer),
+        delay=pick(args.delay, "delay"),
         records=records,
+        config=config,
     )
 
 

@@ -36,8 +36,8 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Static
 
-from sichuan_mahjong.advisor import advise
 from sichuan_mahjong.game import Action, ActionKind, Event, IllegalActionError, Observation
+from sichuan_mahjong.hints import NothingToAdviseError, WaitLeft, advise_view, discard_waits, ready_waits
 from sichuan_mahjong.record import RecordError
 from sichuan_mahjong.refusals import refusal
 from sichuan_mahjong.text import (
@@ -46,7 +46,7 @@ from sichuan_mahjong.text import (
     action_text,
     describe_event,
     meld_text,
-    mode_name,
+    rules_name,
     seat_name,
     tile_text,
     tiles_line,
@@ -59,7 +59,7 @@ from sichuan_mahjong.tui.pages import ConfirmScreen, TextScreen, help_text
 from sichuan_mahjong.tui.replay import HandReplay
 from sichuan_mahjong.tui.replay_screen import ReplayScreen
 from sichuan_mahjong.tui.session import HUMAN, HandSummary, NotAskedError, Table
-from sichuan_mahjong.tui.settings import PlaySettings
+from sichuan_mahjong.tui.settings import PlaySettings, save_settings
 from sichuan_mahjong.tui.settings_screen import SettingsScreen
 from sichuan_mahjong.tui.widgets import Chip, TileView
 
@@ -91,6 +91,7 @@ _CHIPS: tuple[tuple[str, str, str], ...] = (
 )
 _CHIP_WORDS: dict[str, tuple[str, str]] = {
     "discard": ("回车 打出", "Enter discard"),
+    "exchange": ("回车 换出三张", "Enter pass three"),
     "hu": ("h 胡", "h hu"),
     "pung": ("p 碰", "p pung"),
     "kong": ("k 杠", "k kong"),
@@ -114,6 +115,7 @@ class TableScreen(Screen[None]):
     #hand-row.-flat TileView { height: 1; border: none; margin: 0 1 0 0; }
     #hand-row.-flat TileView.-cursor { border: none; text-style: bold reverse; }
     #hand-row.-flat TileView.-picked { border: none; text-style: underline; }
+    #hand-row.-flat TileView.-received { border: none; color: $success; text-style: italic; }
     #hand-row.-flat TileView.-drawn { margin: 0 1 0 2; }
     #hand-label { width: auto; height: 3; padding: 1 1 0 0; }
     #prompt { height: auto; padding: 0 1; color: $text; text-style: bold; }
@@ -138,6 +140,9 @@ class TableScreen(Screen[None]):
         self._claim_deadline = 0.0
         self._claim_at = -1
         self._showing_summary = False
+        self._discarded = False  # the player has discarded this hand (received tiles are no longer marked)
+        self._waits_at = (0, -1)  # the hand and its events count when the discards' waits were last worked out
+        self._discard_waits: dict[Tile, tuple[WaitLeft, ...]] = {}
 
     # ------------------------------------------------------------------------------------------ layout
     @property
@@ -219,6 +224,7 @@ class TableScreen(Screen[None]):
         self.pump()
 
     def _reset_hand_state(self) -> None:
+        self._discarded = False
         self.cursor = 0
         self.picked.clear()
         self.rank_typed = None
@@ -300,20 +306,21 @@ class TableScreen(Screen[None]):
         status = [
             tr("hand_of", lang, table.number, table.settings.hands),
             tr("seed", lang, table.settings.seed),
-            tr("rules", lang, table.settings.preset, mode_name(rules.mode, lang)),
+            rules_name(table.settings.preset, rules.mode, lang),
             tr("wall", lang, view.wall_count),
         ]
         self.query_one("#status", Static).update(" · ".join(status))
         for seat in range(4):
             self._draw_seat(seat, view)
         self._draw_hand(view, tiles)
-        self.query_one("#prompt", Static).update(self._prompt(view, legal))
+        waits = self._waits_line(view, legal)
+        self.query_one("#prompt", Static).update(self._prompt(view, legal) + (f"\n{waits}" if waits else ""))
         self._draw_chips(view, legal)
         self.query_one("#message", Static).update(self.message)
         log = self.query_one("#log", Static)
         room = log.content_size.height or 8  # the log takes the rest of the screen: show as much as fits
         self.query_one("#log", Static).update("\n".join(self.log_lines[-room:]))
-        self.query_one("#keys", Static).update(tr("keys", lang))
+        self.query_one("#keys", Static).update(tr("keys_exchange" if view.phase == "exchange" else "keys", lang))
 
     def _draw_seat(self, seat: int, view: Observation) -> None:
         lang, style = self.lang, self.style
@@ -354,8 +361,10 @@ class TableScreen(Screen[None]):
         widest = max(cell_len(tile_text(Tile(t), self.style)) for t in range(27))
         boxed = cell_len(label) + 4 + MAX_TILES * (widest + 2) + 2
         self.query_one("#hand-row").set_class(boxed > self.app.size.width, "-flat")
+        received = self._received_spots(view, tiles)
         for i in range(MAX_TILES):
             widget = self.query_one(f"#tile-{i}", TileView)
+            widget.set_class(i in received, "-received")
             if i < len(tiles):
                 widget.update(tile_text(tiles[i], self.style).rstrip() or "?")
                 widget.set_class(False, "-hidden")
@@ -364,6 +373,18 @@ class TableScreen(Screen[None]):
                 widget.set_class(view.drawn is not None and i == len(tiles) - 1, "-drawn")
             else:
                 widget.set_class(True, "-hidden")
+
+    def _received_spots(self, view: Observation, tiles: list[Tile]) -> set[int]:
+        """Where the tiles received in 换三张 sit, until the player's first discard of the hand."""
+        if view.exchanged is None or view.discards[HUMAN] or self._discarded:
+            return set()
+        left = list(view.exchanged[1])
+        spots = set()
+        for i, tile in enumerate(tiles):
+            if tile in left:
+                left.remove(tile)
+                spots.add(i)
+        return spots
 
     def _prompt(self, view: Observation, legal: tuple[Action, ...]) -> str:
         lang, style = self.lang, self.style
@@ -391,6 +412,29 @@ class TableScreen(Screen[None]):
         text = tr("your_turn", lang)
         return f"{text}   [{'  '.join(extra)}]" if extra else text
 
+    def _waits_line(self, view: Observation, legal: tuple[Action, ...]) -> str:
+        """When the hand is ready: its waits and how many of each are left (听 3m×2 6m×3); on a discard turn,
+        what discarding the tile under the cursor would wait on."""
+        lang, style = self.lang, self.style
+        if view.is_over or not view.active[HUMAN]:
+            return ""
+
+        def listed(waits: Sequence[WaitLeft]) -> tuple[str, int]:
+            return " ".join(f"{tile_text(w.tile, style).strip()}×{w.left}" for w in waits), sum(w.left for w in waits)
+
+        if view.phase == "play" and any(a.kind is ActionKind.DISCARD for a in legal):
+            at = (id(self.table.game), len(self.table.game.events))
+            if self._waits_at != at:
+                self._waits_at, self._discard_waits = at, discard_waits(view)
+            tiles = view.tiles
+            if not 0 <= self.cursor < len(tiles):
+                return ""
+            under = tiles[self.cursor]
+            waits = self._discard_waits.get(under)
+            return tr("waits_if", lang, tile_text(under, style).strip(), *listed(waits)) if waits else ""
+        ready = ready_waits(view)
+        return tr("waits_now", lang, *listed(ready)) if ready else ""
+
     def _draw_chips(self, view: Observation, legal: tuple[Action, ...]) -> None:
         kinds = {a.kind for a in legal}
         lit = {
@@ -400,11 +444,11 @@ class TableScreen(Screen[None]):
             "chip-kong": bool(kinds & {ActionKind.KONG, ActionKind.CONCEALED_KONG, ActionKind.ADDED_KONG}),
             "chip-pass": ActionKind.PASS in kinds,
             "chip-ready": ActionKind.DECLARE_READY in kinds,
-            "chip-hint": ActionKind.DISCARD in kinds,
+            "chip-hint": bool(kinds & {ActionKind.DISCARD, ActionKind.HU, ActionKind.PUNG, ActionKind.KONG}),
         }
         for _, chip_id, word in _CHIPS:
             chip = self.query_one(f"#{chip_id}", Chip)
-            zh, en = _CHIP_WORDS[word]
+            zh, en = _CHIP_WORDS["exchange" if word == "discard" and view.phase == "exchange" else word]
             chip.update(zh if self.lang == "zh" else en)
             chip.set_class(lit[chip_id], "-legal")
 
@@ -593,33 +637,42 @@ class TableScreen(Screen[None]):
             self.message = tr("cannot", self.lang, action_text(action, self.lang, self.style), reason)
             return
         self.picked.clear()
+        self._discarded = self._discarded or action.kind is ActionKind.DISCARD
         self.pump()
 
     def hint(self) -> None:
+        """The advisor: on a discard turn its table (recommendation first); on a claim its word (pung or pass)."""
         view = self.table.view()
-        legal = self.table.legal
-        if view.phase != "play" or not any(a.kind is ActionKind.DISCARD for a in legal):
-            self.message = tr("hint_only_turn", self.lang)
-            return
-        seen: list[Tile] = [t for river in view.discards for t in river]
-        for seat in range(4):
-            if seat != HUMAN:
-                seen += [m.tile for m in view.melds[seat] for _ in range(m.size)]
-        void = view.voids[HUMAN]
+        lang = self.lang
         try:
-            advice = advise(view.tiles, view.melds[HUMAN], seen, view.rules, void=void)
-        except ValueError as exc:  # pragma: no cover - a view always makes a valid hand
-            self.message = str(exc)
+            advice = advise_view(view, style=self.style)
+        except NothingToAdviseError:
+            self.message = tr("hint_only_turn", lang)
             return
-        self.app.push_screen(TextScreen(tr("hint_title", self.lang), advice.table(self.lang), self.lang))
+        if advice.discards is None:
+            self.message = tr("claim_hint", lang, advice.reason(lang))
+            return
+        body = advice.discards.table(lang, self.style)
+        if advice.recommended.action.kind is not ActionKind.DISCARD:  # a win or a kong comes before any discard
+            body = f"{tr('advice', lang)}{advice.reason(lang)}\n{body}"
+        self.app.push_screen(TextScreen(tr("hint_title", lang), body, lang))
 
     def cycle_tiles(self) -> None:
         style = TILE_STYLES[(TILE_STYLES.index(self.style) + 1) % len(TILE_STYLES)]
         self.table.settings = self.table.settings.replace(tiles=style)
+        self.keep_settings()
 
     def cycle_lang(self) -> None:
         lang = LANGS[(LANGS.index(self.lang) + 1) % len(LANGS)]
         self.table.settings = self.table.settings.replace(lang=lang)
+        self.keep_settings()
+
+    def keep_settings(self) -> None:
+        """Keep the settings for the next run (the user's config folder); a failure is said, play goes on."""
+        try:
+            save_settings(self.table.settings)
+        except OSError as exc:
+            self.message = tr("settings_not_kept", self.lang, exc.strerror or exc)
 
     def open_settings(self) -> None:
         self.app.push_screen(SettingsScreen(self.table.settings), self._after_settings)
@@ -629,11 +682,12 @@ class TableScreen(Screen[None]):
             return
         if settings.needs_new_match(self.table.settings):
             self.new_table(settings)
-            self.say(tr("new_match", self.lang))
+            self.message = tr("new_match", self.lang)
         else:
             self.table.settings = settings
             self.message = tr("display_applied", self.lang)
-            self.refresh_table()
+        self.keep_settings()
+        self.refresh_table()
 
     def open_help(self) -> None:
         self.app.push_screen(TextScreen(tr("help", self.lang), help_text(self.lang), self.lang))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
-from textual.containers import VerticalScroll
+from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
@@ -86,8 +86,9 @@ class ConfirmScreen(ModalScreen[bool]):
     DEFAULT_CSS = """
     ConfirmScreen { align: center middle; }
     #confirm-box {
-        width: auto; max-width: 90%; height: auto; border: thick $warning; background: $surface; padding: 0 2;
+        width: 72; max-width: 95%; height: auto; border: thick $warning; background: $surface; padding: 0 2;
     }
+    #confirm-box Static { width: 100%; height: auto; }
     """
 
     def __init__(self, question: str, lang: str) -> None:
@@ -96,7 +97,7 @@ class ConfirmScreen(ModalScreen[bool]):
         self.lang = lang
 
     def compose(self) -> ComposeResult:
-        with VerticalScroll(id="confirm-box"):
+        with Vertical(id="confirm-box"):
             yield Static(self.question, id="confirm-question", markup=False)
             yield Static(tr("yes_no", self.lang), id="confirm-keys", markup=False)
 

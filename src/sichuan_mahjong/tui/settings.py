@@ -7,10 +7,12 @@ Settings that change the game (rules, bots, number of hands, seed) take effect w
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from sichuan_mahjong.rules import PRESETS, Rules, RulesError
 from sichuan_mahjong.text import LANGS, TILE_STYLES
@@ -21,13 +23,18 @@ __all__ = [
     "PlaySettings",
     "SettingsError",
     "check_records_dir",
+    "default_config_path",
     "default_records_dir",
+    "load_saved",
     "parse_options",
+    "save_settings",
 ]
 
 DEFAULT_BOTS: tuple[str, str, str] = ("expert", "expert", "expert")
 #: The fields whose change needs a new match.
 GAME_FIELDS = frozenset({"preset", "options", "bots", "hands", "seed"})
+#: The fields kept between runs (the settings screen and the t / l keys change them); a seed is a match's own.
+SAVED_FIELDS = ("preset", "options", "bots", "hands", "lang", "tiles", "timer", "delay")
 
 
 class SettingsError(ValueError):
@@ -38,6 +45,43 @@ def default_records_dir() -> Path:
     """``$XDG_DATA_HOME/sichuan_mahjong/records`` (``~/.local/share/...`` when unset)."""
     base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return Path(base) / "sichuan_mahjong" / "records"
+
+
+def default_config_path() -> Path:
+    """``$XDG_CONFIG_HOME/sichuan_mahjong/play.json`` (``~/.config/...`` when unset): the settings kept."""
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / "sichuan_mahjong" / "play.json"
+
+
+def load_saved(path: Path) -> dict[str, Any]:
+    """The settings saved at ``path`` ({} when there are none); a file that cannot be used is a SettingsError."""
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
+    except (OSError, ValueError) as exc:
+        raise SettingsError(f"saved settings {path}: cannot be read ({exc}); --fresh ignores them") from None
+    if not isinstance(raw, dict):
+        raise SettingsError(f"saved settings {path}: expected a JSON object; --fresh ignores them")
+    saved = {k: v for k, v in raw.items() if k in SAVED_FIELDS}
+    try:
+        PlaySettings().replace(**{k: tuple(v) if k == "bots" else v for k, v in saved.items()})
+    except (TypeError, ValueError) as exc:
+        raise SettingsError(f"saved settings {path}: {exc}; --fresh ignores them") from None
+    return saved
+
+
+def save_settings(settings: PlaySettings) -> None:
+    """Keep the settings at ``settings.config`` for the next run (nothing when it is None); OSError says why not."""
+    path = settings.config
+    if path is None:
+        return
+    data = {k: getattr(settings, k) for k in SAVED_FIELDS}
+    data["options"], data["bots"] = dict(settings.options), list(settings.bots)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    tmp.replace(path)
 
 
 def check_records_dir(folder: Path) -> None:
@@ -77,6 +121,7 @@ class PlaySettings:
     timer: float | None = None  # seconds before a claim passes by itself; None: wait for the player
     delay: float = 0.3  # seconds between the bots' moves, so a person can follow them
     records: Path | None = None  # where each hand is saved; None: not saved
+    config: Path | None = None  # where changed settings are kept for the next run; None: not kept
 
     def __post_init__(self) -> None:
         from sichuan_mahjong.agents import agent_names

@@ -42,6 +42,7 @@ class TileView(Static):
     }
     TileView.-cursor { border: heavy $accent; background: $accent 30%; text-style: bold; }
     TileView.-picked { border: double $warning; background: $warning 40%; }
+    TileView.-received { border: round $success; color: $success; }
     TileView.-drawn { margin: 0 0 0 2; }
     TileView.-hidden { display: none; }
     """
