@@ -31,6 +31,7 @@ __all__ = [
     "TILE_STYLES",
     "TableNames",
     "action_text",
+    "bot_name",
     "describe_event",
     "meld_text",
     "mode_name",
@@ -65,6 +66,10 @@ _WORDS: Final[dict[str, tuple[str, str]]] = {
     "rules": ("规则 {}（{}）", "rules {} ({})"),
     "rules_mode": ("规则 {}", "rules {}"),
     "preset_seed": ("默认", "seed"),
+    "bot_random": ("随机", "random"),
+    "bot_efficient": ("效率", "efficient"),
+    "bot_expert": ("高手", "expert"),
+    "bot_master": ("大师", "master"),
     "preset_app": ("手游", "app"),
     "score": ("本局 {:+d}", "this hand {:+d}"),
     "total": ("总分 {:+d}", "total {:+d}"),
@@ -201,6 +206,12 @@ def rules_name(preset: str, mode: str, lang: str) -> str:
     key = f"preset_{preset}"
     name = tr(key, lang) if key in _WORDS else preset
     return tr("rules", lang, name, mode_name(mode, lang))
+
+
+def bot_name(tier: str, lang: str) -> str:
+    """A bot's tier as the table names it (``高手`` / ``expert``); an unknown tier as written."""
+    key = f"bot_{tier}"
+    return tr(key, lang) if key in _WORDS else tier
 
 
 def mode_name(mode: str, lang: str) -> str:

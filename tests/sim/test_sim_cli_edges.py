@@ -147,9 +147,12 @@ def test_an_address_where_ray_does_not_listen_fails_fast(plain_listener: str) ->
     )
     took = time.monotonic() - start
     assert done.returncode == 2 and done.stdout == "" and done.stderr.count("\n") == 1, done.stderr
-    assert f"not a Ray cluster at {plain_listener}" in done.stderr and took < 15, (took, done.stderr)
+    # Ray would hang for minutes; the bound leaves room for Python's start on a loaded machine
+    assert f"not a Ray cluster at {plain_listener}" in done.stderr and took < 30, (took, done.stderr)
 
 
 def test_the_address_check_tells_ray_from_other_servers(plain_listener: str) -> None:
+    start = time.monotonic()
     with pytest.raises(SimulationError, match="not a Ray cluster"):
-        runner.check_ray_address(plain_listener, timeout=1.0)
+        runner.check_ray_address(plain_listener)
+    assert time.monotonic() - start < runner.REPLY_TIMEOUT + 2  # the silence is waited for two seconds, no more

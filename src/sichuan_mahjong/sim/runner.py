@@ -11,6 +11,7 @@ the number of jobs: every deal and every bot is seeded from the tournament seed 
 
 from __future__ import annotations
 
+import importlib.util
 import signal
 import socket
 import sys
@@ -188,6 +189,8 @@ def _run_processes(tasks: list[ChunkTask], jobs: int) -> Iterator[list[DealResul
 
 #: Seconds to wait for a TCP answer from a cluster address before saying nothing listens there.
 CONNECT_TIMEOUT = 5.0
+#: Seconds to wait, once connected, for the server's first HTTP/2 frame (a gRPC server sends it at once).
+REPLY_TIMEOUT = 2.0
 #: The HTTP/2 client preface and an empty SETTINGS frame: what a gRPC client (Ray's, too) says first.
 _H2_PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + bytes([0, 0, 0, 4, 0, 0, 0, 0, 0])
 _H2_SETTINGS = 4
@@ -206,6 +209,7 @@ def check_ray_address(address: str, timeout: float = CONNECT_TIMEOUT) -> None:
         return
     try:
         with socket.create_connection((host.strip("[]"), int(port)), timeout=timeout) as conn:
+            conn.settimeout(min(timeout, REPLY_TIMEOUT))
             answer = _first_frame(conn)
     except OSError as exc:
         why = exc.strerror or str(exc) or type(exc).__name__
@@ -251,7 +255,16 @@ def _join_error(address: str, exc: BaseException) -> SimulationError:
     return SimulationError(f"cannot join the Ray cluster at {address}: {words}")
 
 
+def _ray_installed() -> bool:
+    try:
+        return importlib.util.find_spec("ray") is not None
+    except ValueError:  # a module already in sys.modules without a spec (None when an import was blocked)
+        return sys.modules.get("ray") is not None
+
+
 def _run_ray(tasks: list[ChunkTask], jobs: int, address: str | None) -> Iterator[list[DealResult]]:
+    if address and _ray_installed():
+        check_ray_address(address)  # before importing Ray, which alone takes seconds
     try:
         import ray
     except ImportError:
@@ -262,7 +275,6 @@ def _run_ray(tasks: list[ChunkTask], jobs: int, address: str | None) -> Iterator
     if not ray.is_initialized():
         kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False, "configure_logging": False}
         if address:
-            check_ray_address(address)
             # Ship this very package to the cluster's workers (Ray uploads it once and caches it by content), so
             # a cluster needs only Ray and numpy, and runs exactly the code the results would have locally.
             import sichuan_mahjong

@@ -44,6 +44,7 @@ from sichuan_mahjong.text import (
     LANGS,
     TILE_STYLES,
     action_text,
+    bot_name,
     describe_event,
     meld_text,
     rules_name,
@@ -329,7 +330,7 @@ class TableScreen(Screen[None]):
         head = Text()
         name = seat_name(seat, lang, HUMAN)
         if seat != HUMAN:
-            name += f" ({table.settings.bots[seat - 1]})"
+            name += f" ({bot_name(table.settings.bots[seat - 1], lang)})"
         head.append(name, style="bold")
         if seat == view.dealer:
             head.append(f" [{tr('dealer', lang)}]", style="bold yellow")
@@ -731,7 +732,7 @@ class TableScreen(Screen[None]):
         if saved is None and last is not None and last.record is not None:
             saved = tr("saved", lang, last.record)
         totals = "   ".join(f"{seat_name(s, lang, HUMAN)} {t:+d}" for s, t in enumerate(self.table.totals))
-        lines = [f"{tr('totals', lang)}: {totals}"]
+        lines = [f"{tr('totals', lang)}{'：' if lang == 'zh' else ': '}{totals}"]
         if saved is not None:
             lines.append(saved)
         app = self.app

@@ -105,9 +105,10 @@ def settlement_text(summary: HandSummary, table: Table) -> Text:
     out.append(f"{tr('settlement', lang)} — {tr('hand_of', lang, summary.number, settings.hands)}\n", style="bold")
     reason = "reason_drawn" if s.reason == "wall" and not s.wins else f"reason_{s.reason}"
     out.append(tr(reason, lang) + "\n")
-    out.append(f"{tr('this_hand', lang)}: ", style="bold")
+    colon = "：" if lang == "zh" else ": "
+    out.append(f"{tr('this_hand', lang)}{colon}", style="bold")
     out.append("   ".join(f"{name(seat)} {s.deltas[seat]:+d}" for seat in range(4)) + "\n")
-    out.append(f"{tr('totals', lang)}: ", style="bold")
+    out.append(f"{tr('totals', lang)}{colon}", style="bold")
     out.append("   ".join(f"{name(seat)} {summary.totals[seat]:+d}" for seat in range(4)) + "\n")
     if summary.save_error is not None:
         out.append(tr("save_failed", lang, summary.save_error) + "\n", style="bold red")

@@ -10,7 +10,7 @@ from textual.widgets import Button, Input, Label, Select, Static
 
 from sichuan_mahjong.agents import agent_names
 from sichuan_mahjong.rules import PRESETS
-from sichuan_mahjong.text import seat_name, tr
+from sichuan_mahjong.text import bot_name, seat_name, tr
 from sichuan_mahjong.tui.session import HUMAN
 from sichuan_mahjong.tui.settings import PlaySettings, SettingsError, parse_options
 
@@ -47,9 +47,9 @@ class SettingsScreen(ModalScreen[PlaySettings | None]):
             return Horizontal(Label(label), widget, classes="field")
 
         presets = [(p, p) for p in PRESETS]
-        tiers = [(b, b) for b in bots]
+        tiers = [(bot_name(b, s.lang), b) for b in bots]
         langs = [("中文", "zh"), ("English", "en")]
-        styles = [("5p", "compact"), ("五筒", "zh"), ("🀝 glyph", "glyph")]
+        styles = [("5p", "compact"), ("五筒", "zh"), ("🀝 图形" if zh else "🀝 glyph", "glyph")]
         options = ", ".join(f"{k}={v}" for k, v in s.options.items())
         timer = "" if s.timer is None else f"{s.timer:g}"
         note = (
