@@ -319,7 +319,7 @@ def test_timer_passes_a_claim(tmp_path: Path) -> None:
     """Seed 15 offers the player a claim before his first discard; with a timer set it passes by itself."""
 
     async def go() -> None:
-        app = MahjongApp(settings(tmp_path, seed=15, timer=1.5))  # long enough to be read on a loaded machine
+        app = MahjongApp(settings(tmp_path, seed=15, timer=6))  # long enough to be read on a loaded machine
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
             table = app.table_screen
@@ -329,7 +329,7 @@ def test_timer_passes_a_claim(tmp_path: Path) -> None:
                 await pilot.pause(0.02)
             assert "auto-pass in" in widget_text(app, "#prompt")
             at = len(table.table.game.events)
-            for _ in range(200):
+            for _ in range(400):
                 await pilot.pause(0.05)
                 if len(table.table.game.events) != at:
                     break
@@ -839,5 +839,24 @@ def test_settings_changed_at_the_table_are_kept(tmp_path: Path) -> None:
             await pilot.pause()
         kept = json.loads(config.read_text())
         assert (kept["hands"], kept["lang"], kept["bots"], "seed" in kept) == (3, "zh", [BOT] * 3, False)
+
+    run(go())
+
+
+def test_a_page_taller_than_the_terminal_scrolls_by_keys(tmp_path: Path) -> None:
+    async def go() -> None:
+        app = MahjongApp(settings(tmp_path))
+        async with app.run_test(size=(80, 14)) as pilot:
+            await pilot.pause()
+            await pilot.press("a")
+            await pilot.pause()
+            box = app.screen.query_one("#text-box", VerticalScroll)
+            assert box.max_scroll_y > 0 and box.scroll_y == 0
+            await pilot.press("pagedown")
+            await pilot.pause()
+            assert box.scroll_y > 0
+            await pilot.press("home")
+            await pilot.pause()
+            assert box.scroll_y == 0 and app.screen is box.screen  # scrolling did not close the page
 
     run(go())

@@ -13,9 +13,9 @@ Space                     pick or unpick a tile for 换三张
 h / p / k / x             hu, pung, kong (also 暗杠/补杠 of the tile under the cursor), pass
 r                         declare ready (报叫)
 m / p / s                 in 定缺, the void suit
-a                         the advisor's table for your hand (your discard turn)
+a                         the advisor: its table on your discard turn, one line on a claim
 t / l                     tile style (compact, 中文, glyphs) / language
-o, ?, q                   settings, help, quit
+o, ?, q                   settings, help, quit (asks first while a hand is in play)
 ========================  ==========================================================================
 
 Every key the table does not know, and every choice the rules refuse, is answered by a message on screen;

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
 
 from rich.text import Text
 from textual import events
@@ -18,6 +17,7 @@ from sichuan_mahjong.tiles import Tile
 from sichuan_mahjong.tui.replay import HandReplay, replays_of_file, replays_of_text
 from sichuan_mahjong.tui.replay_screen import ReplayScreen
 from sichuan_mahjong.tui.session import HUMAN, HandSummary, Table
+from sichuan_mahjong.tui.widgets import scroll_by_key
 
 __all__ = ["HandOverScreen", "replays_of_summary", "settlement_text"]
 
@@ -48,23 +48,14 @@ class HandOverScreen(ModalScreen[str]):
 
     def on_key(self, event: events.Key) -> None:
         event.stop()
-        box = self.query_one("#over-box", VerticalScroll)
-        scroll: dict[str, Callable[[], None]] = {
-            "up": box.scroll_up,
-            "down": box.scroll_down,
-            "pageup": box.scroll_page_up,
-            "pagedown": box.scroll_page_down,
-            "home": box.scroll_home,
-            "end": box.scroll_end,
-        }
         if event.key in ("enter", "space"):
             self.dismiss("next")
         elif event.key == "q":
             self.dismiss("quit")
         elif event.key == "v":
             self.open_replay()
-        elif event.key in scroll:
-            scroll[event.key]()
+        else:
+            scroll_by_key(self.query_one("#over-box", VerticalScroll), event.key)
 
     def open_replay(self) -> None:
         """This hand, step by step from its record; closing it comes back here."""

@@ -24,11 +24,11 @@ def help_text(lang: str) -> str:
             "h 胡  p 碰  k 杠（也是光标下牌的暗杠/补杠）  x 过\n"
             "r              报叫\n"
             "m / p / s       定缺时选缺的花色\n"
-            "a              出牌建议（轮到你出牌时）\n"
+            "a              提示：出牌时看建议表，碰、杠、胡时一句话\n"
             "v              回放上一局（一步一步看）\n"
             "t              牌的写法：5p / 五筒 / 图形\n"
             "l              语言：中文 / English\n"
-            "o 设置  ? 帮助  q 退出\n"
+            "o 设置  ? 帮助  q 退出（打到一半会先问你）\n"
             "鼠标：点一张牌选中，再点一次打出；点下面的按钮等于按键。"
         )
     return (
@@ -39,17 +39,18 @@ def help_text(lang: str) -> str:
         "h hu  p pung  k kong (also 暗杠/补杠 of the tile under the cursor)  x pass\n"
         "r               declare ready (报叫)\n"
         "m / p / s       in 定缺, the void suit\n"
-        "a               the advisor's table (on your discard turn)\n"
+        "a               the advisor: its table on your discard turn, one line on a claim\n"
         "v               replay the last finished hand, step by step\n"
         "t               tile style: 5p / 五筒 / glyphs\n"
         "l               language: 中文 / English\n"
-        "o settings  ? help  q quit\n"
+        "o settings  ? help  q quit (asks first mid-hand)\n"
         "Mouse: click a tile to choose it, click it again to discard; the chips below the hand are keys."
     )
 
 
 class TextScreen(ModalScreen[None]):
-    """A page of text over the table (help, the advisor's table); Esc, Enter or q closes it."""
+    """A page of text over the table (help, the advisor's table); Esc, Enter or q closes it; the keys of its
+    focused scroll box (↑/↓, PgUp/PgDn, Home/End) scroll it."""
 
     DEFAULT_CSS = """
     TextScreen { align: center middle; }

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Protocol, runtime_checkable
 
 from textual import events
+from textual.containers import ScrollableContainer
 from textual.widgets import Static
 
 
@@ -65,3 +66,20 @@ class Chip(KeyChip):
     Chip { width: auto; height: 1; padding: 0 1; margin: 0 1 0 0; background: $boost; color: $text-muted; }
     Chip.-legal { background: $success 60%; color: $text; text-style: bold; }
     """
+
+
+def scroll_by_key(box: ScrollableContainer, key: str) -> bool:
+    """↑/↓, PageUp/PageDown, Home/End scroll ``box``; True when ``key`` was one of them."""
+    moves = {
+        "up": box.scroll_up,
+        "down": box.scroll_down,
+        "pageup": box.scroll_page_up,
+        "pagedown": box.scroll_page_down,
+        "home": box.scroll_home,
+        "end": box.scroll_end,
+    }
+    move = moves.get(key)
+    if move is None:
+        return False
+    move()
+    return True
