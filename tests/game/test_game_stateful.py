@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
@@ -85,7 +86,7 @@ class GameMachine(RuleBasedStateMachine):
         self._illegal({s: legal[0] for s, legal in asked.items() if s != missing})
 
     @precondition(lambda self: not self.game.is_over and len(self.game.to_act()) < 4)
-    @rule(data=st.data(), seat=st.sampled_from([0, 1, 2, 3, 4, -1, 99]))
+    @rule(data=st.data(), seat=st.sampled_from([0, 1, 2, 3, 4, -1, 99]))  # found: seat 4's "hu" was an IndexError
     def answer_for_a_seat_not_asked(self, data: st.DataObject, seat: int) -> None:
         asked = self.game.to_act()
         if seat in asked:
@@ -123,3 +124,15 @@ GameMachine.TestCase.settings = settings(
     max_examples=60, stateful_step_count=80, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 test_game_state_machine = GameMachine.TestCase
+
+
+def test_an_answer_from_no_seat_is_illegal_not_a_crash() -> None:
+    """What the state machine found: seat 4 answering 'hu' during a claim raised IndexError."""
+    game = sm.Game(sm.Rules.preset("app"), 0)
+    while game.phase != "claim":
+        game.step({s: legal[0] for s, legal in game.to_act().items()})
+    before = game.to_json()
+    for seat in (4, -1, 99):
+        with pytest.raises(sm.IllegalActionError, match=r"is not a seat: seats are 0\.\.3"):
+            game.step({**{s: legal[-1] for s, legal in game.to_act().items()}, seat: "hu"})
+    assert game.to_json() == before

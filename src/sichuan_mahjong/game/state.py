@@ -564,6 +564,8 @@ class Game:
             raise IllegalActionError("the hand is over: nobody may act")
         chosen: dict[int, Action] = {}
         for s, raw in answers.items():
+            if isinstance(s, bool) or not isinstance(s, int) or not 0 <= s < 4:
+                raise IllegalActionError(f"{str(s)[:20]!r} is not a seat: seats are 0..3")
             a = Action.parse(raw) if isinstance(raw, str) else raw
             legal = self._pending.get(s)
             if legal is None:
