@@ -19,6 +19,7 @@ import pytest
 
 from sichuan_mahjong.game import Game
 from sichuan_mahjong.game.view import public_view
+from sichuan_mahjong.hints import advise_view
 from sichuan_mahjong.rules import Rules
 from sichuan_mahjong.server.room import PAUSE_PHASES, Room, RoomSettings, ServerOptions
 from sichuan_mahjong.server.store import SeatRow, Store
@@ -87,8 +88,11 @@ class Recorder:
         if m["type"] == "hand_over" or m["type"] == "match_over":
             assert game.is_over
             return
-        if m["type"] == "advice":  # the advisor's hypothetical tiles, from the seat's own view (checked below)
+        if m["type"] == "advice":  # the advisor's hypothetical tiles: exactly its word on the seat's own view
             assert self.seat is not None and self.seat in game.to_act()
+            assert {k: v for k, v in m.items() if k not in ("type", "seq")} == json.loads(
+                json.dumps(advise_view(game.view(self.seat)).to_dict())
+            )
             return
         assert m["type"] == "view", m["type"]
         leaked = set(named(m)) - knowable(game, self.seat)
