@@ -90,3 +90,20 @@ def test_think_ms_cuts_the_search_short() -> None:
     assert bot.searched == 1
     with pytest.raises(ValueError, match="samples must be at least 2, got 1"):
         MasterAgent(samples=1)
+    with pytest.raises(ValueError, match="unknown play-out policy 'slow'; policies: mixed, fast, expert"):
+        MasterAgent(policy="slow")
+    with pytest.raises(ValueError, match="unknown search scope 'wins'; scopes: all, claims, discards"):
+        MasterAgent(scope="wins")
+
+
+@pytest.mark.parametrize(("scope", "kinds"), [("claims", {"pass", "pung", "kong"}), ("discards", {"discard"})])
+def test_scope_limits_what_is_searched(scope: str, kinds: set[str]) -> None:
+    views = searched_views("seed", range(6), 12)
+    bot = MasterAgent(seed=1, samples=2, scope=scope, policy="fast")
+    expert = make_agent("expert", seed=0)
+    seen = 0
+    for v in views:
+        cands = bot._candidates(v, v.legal, expert.act(v, v.legal))
+        assert all(str(a).split()[0] in kinds | {"concealed_kong", "added_kong"} for a in cands)
+        seen += len(cands) > 1
+    assert seen > 0
