@@ -12,8 +12,9 @@ runs would give. The runs share their luck (tiles, opponents) until the two bots
 interval is far narrower when they differ in few decisions, and about 1.5 times narrower even for a change of
 the expert's whole P(win) model. "A is better than B" holds when it lies above zero. Below it, each bot's own
 points per hand against the field with its interval over deals (the unpaired figure, as ``scmj simulate
---duplicate`` would give it), its win rate, deal-in rate and mean fan of its wins; ``--progress`` draws a bar. ``--import MODULE``
-imports a module first, so that bot variants it registers (``sichuan_mahjong.agents.register``) can be named.
+--duplicate`` would give it), its win rate, deal-in rate and mean fan of its wins; ``--progress`` draws a bar.
+``--import MODULE`` imports a module first, so that bot variants it registers (``sichuan_mahjong.agents.register``)
+can be named.
 """
 
 from __future__ import annotations
