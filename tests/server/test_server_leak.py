@@ -139,7 +139,7 @@ async def run_room(seed: int, rules: Rules, hands: int) -> tuple[list[Recorder],
                     action = preferred[0] if preferred and rng.random() < 0.8 else rng.choice(legal)
                     room.handle(conn, ClientMessage("act", action=action, seq=m["seq"]))
         room.handle(spectator_conn, ClientMessage("ping"))
-        await asyncio.sleep(0)
+        await asyncio.sleep(0.001)  # bots think on worker threads: give them time
     assert room.match is not None and room.match.is_over
     assert room.closed is None
     return players, spectator

@@ -413,7 +413,22 @@ class Room:
             return
         game = self.game
         assert game is not None
-        self._submit(s, self._agent(seat).act(game.view(s), self.pending[s]))
+        # A searching bot (master) may think for a few hundred ms: it thinks on a worker thread, from the view
+        # taken here, so the event loop keeps serving every other room; its answer counts only if nothing moved.
+        agent, view, legal = self._agent(seat), game.view(s), self.pending[s]
+        future = asyncio.get_running_loop().run_in_executor(None, agent.act, view, legal)
+        future.add_done_callback(lambda done: self.guard(self._bot_answered, s, seq, done))
+
+    def _bot_answered(self, s: int, seq: int, done: asyncio.Future[Action]) -> None:
+        if (
+            done.cancelled()
+            or seq != self.seq
+            or s in self.answers
+            or s not in self.pending
+            or not self._seat(s).botted
+        ):
+            return
+        self._submit(s, done.result())
 
     def _timeout(self, seq: int) -> None:
         """The turn timer ran out: each person still to answer passes, else discards the drawn tile, else the
