@@ -1,0 +1,504 @@
+// The page: lobby, waiting room and table in one module graph, no build step. State lives here; the other
+// modules turn it into HTML. The server is the only judge of what is legal: this page sends what the player
+// taps and shows the server's words when it refuses.
+
+import { loadCatalogues, savedLang, translator } from "./i18n.js";
+import { joinHTML, lobbyHTML, readOptions } from "./lobby.js";
+import { Connection, forgetSeat, getJSON, post, saveSeat, savedSeat } from "./net.js";
+import { adviceHTML, bubbleFor, handOverHTML, inviteHTML, matchOverHTML } from "./panels.js";
+import { tableHTML, waitingHTML } from "./table.js";
+
+const app = document.getElementById("app");
+
+const state = {
+  lang: savedLang(),
+  t: null,
+  screen: "lobby", // lobby | join | waiting | table
+  presets: null,
+  lobby: { name: localStorage.getItem("scmj.name") || "", preset: "app", hands: 8, timer: null, bots: {}, code: "" },
+  code: null,
+  token: null,
+  me: null,
+  conn: null,
+  connState: "connecting",
+  msg: null,
+  room: null,
+  ui: freshUI(),
+  handOver: null,
+  matchOver: null,
+  advice: null,
+  panel: null, // hand_over | match_over | advice | invite
+  toast: null,
+};
+
+function freshUI() {
+  return { raised: null, picked: [], sent: null, answered: null, lastDiscard: null, bubbles: {}, received: [], showExchange: false, exchangeDirection: null };
+}
+
+// ---------------------------------------------------------------- rendering
+
+function ctx() {
+  return {
+    t: state.t,
+    msg: state.msg,
+    me: state.me,
+    code: state.code,
+    room: state.room,
+    ui: {
+      ...state.ui,
+      conn: state.connState,
+      answered: state.ui.answered?.seq === state.msg?.seq ? state.ui.answered : null,
+      sent: state.msg !== null && state.ui.sent === state.msg.seq,
+    },
+    handOver: state.handOver,
+    matchOver: state.matchOver,
+    advice: state.advice,
+  };
+}
+
+function render() {
+  const t = state.t;
+  document.documentElement.lang = state.lang === "zh" ? "zh-CN" : "en";
+  document.title = t("title");
+  let html;
+  if (state.screen === "lobby") html = lobbyHTML(t, { ...state.lobby, presets: state.presets, error: state.error, busy: state.busy });
+  else if (state.screen === "join") html = joinHTML(t, { ...state.lobby, code: state.code, error: state.error, busy: state.busy });
+  else if (state.screen === "waiting" || !state.msg) html = waitingHTML(t, ctx());
+  else html = tableHTML(t, ctx());
+  const c = ctx();
+  if (state.panel === "hand_over" && state.handOver) html += handOverHTML(t, c);
+  else if (state.panel === "match_over" && state.matchOver) html += matchOverHTML(t, c);
+  else if (state.panel === "advice" && state.advice) html += adviceHTML(t, c);
+  else if (state.panel === "invite") html += inviteHTML(t, c);
+  if (state.toast) html += `<div class="toast" role="status" data-role="toast">${escapeText(state.toast)}</div>`;
+  app.innerHTML = html;
+  document.body.dataset.screen = state.screen;
+  tick();
+}
+
+function escapeText(s) {
+  const div = document.createElement("div");
+  div.textContent = s;
+  return div.innerHTML;
+}
+
+let toastTimer = null;
+function toast(text, ms = 4000) {
+  state.toast = text;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => {
+    state.toast = null;
+    const el = app.querySelector('[data-role="toast"]');
+    if (el) el.remove();
+  }, ms);
+  render();
+}
+
+/** Countdowns tick without redrawing the table. */
+function tick() {
+  for (const el of app.querySelectorAll(".countdown[data-deadline]")) {
+    const left = Math.max(0, Math.ceil((Number(el.dataset.deadline) - Date.now()) / 1000));
+    el.textContent = String(left);
+    el.classList.toggle("urgent", left <= 5);
+  }
+}
+setInterval(tick, 250);
+
+// ---------------------------------------------------------------- lobby
+
+function captureLobby() {
+  const get = (sel) => app.querySelector(sel);
+  if (get("#name")) state.lobby.name = get("#name").value.trim();
+  if (get("#preset")) state.lobby.preset = get("#preset").value;
+  if (get("#hands")) state.lobby.hands = Number(get("#hands").value);
+  if (get("#timer")) state.lobby.timer = get("#timer").value === "" ? null : Number(get("#timer").value);
+  if (get("#code")) state.lobby.code = get("#code").value.trim().toUpperCase();
+  for (const seat of [1, 2, 3]) {
+    const el = get(`#bot-${seat}`);
+    if (el) state.lobby.bots[seat] = el.value;
+  }
+  if (state.lobby.name) localStorage.setItem("scmj.name", state.lobby.name);
+}
+
+function playerNameOrDefault() {
+  return state.lobby.name || state.t("default_name");
+}
+
+function errorText(err) {
+  const t = state.t;
+  if (err.words) return err.words[state.lang] || err.words.zh;
+  if (err.status === 409) return t("error_full");
+  if (err.status === 404) return t("error_no_room");
+  if (err.status === 0) return t("error_network");
+  return t("error_server", { message: err.message });
+}
+
+async function busy(fn) {
+  state.busy = true;
+  state.error = null;
+  render();
+  try {
+    await fn();
+  } catch (err) {
+    state.error = errorText(err);
+  } finally {
+    state.busy = false;
+    render();
+  }
+}
+
+async function createRoom() {
+  captureLobby();
+  const bots = {};
+  for (const seat of [1, 2, 3]) {
+    const tier = state.lobby.bots[seat] || "expert";
+    if (tier !== "person") bots[String(seat)] = tier;
+  }
+  const body = { preset: state.lobby.preset, hands: state.lobby.hands, name: playerNameOrDefault(), bots };
+  const options = readOptions(app);
+  if (Object.keys(options).length) body.options = options;
+  if (state.lobby.timer) body.timer = state.lobby.timer;
+  await busy(async () => {
+    const answer = await post("/api/rooms", body);
+    saveSeat(answer.room, { token: answer.token, seat: answer.seat, role: "player" });
+    go(answer.room);
+  });
+}
+
+function codeFromForm() {
+  captureLobby();
+  const code = state.lobby.code || state.code || "";
+  if (!/^[A-Za-z0-9]{4}$/.test(code)) {
+    state.error = state.t("error_code");
+    render();
+    return null;
+  }
+  return code.toUpperCase();
+}
+
+async function joinRoom() {
+  const code = codeFromForm();
+  if (!code) return;
+  await busy(async () => {
+    const answer = await post(`/api/rooms/${encodeURIComponent(code)}/seats`, { name: playerNameOrDefault() });
+    saveSeat(code, { token: answer.token, seat: answer.seat, role: "player" });
+    go(code);
+  });
+}
+
+async function watchRoom() {
+  const code = codeFromForm();
+  if (!code) return;
+  await busy(async () => {
+    const answer = await post(`/api/rooms/${encodeURIComponent(code)}/spectators`, {});
+    saveSeat(code, { token: answer.token, seat: null, role: "spectator" });
+    go(code);
+  });
+}
+
+// ---------------------------------------------------------------- routing
+
+function go(code) {
+  const url = code ? `/?room=${encodeURIComponent(code)}` : "/";
+  if (location.pathname + location.search !== url) history.pushState({}, "", url);
+  route();
+}
+
+function route() {
+  if (state.conn) state.conn.close();
+  state.conn = null;
+  state.msg = null;
+  state.room = null;
+  state.handOver = null;
+  state.matchOver = null;
+  state.panel = null;
+  state.ui = freshUI();
+  state.error = null;
+  const code = (new URLSearchParams(location.search).get("room") || "").toUpperCase();
+  state.code = code || null;
+  if (!code) {
+    state.screen = "lobby";
+    render();
+    return;
+  }
+  const seat = savedSeat(code);
+  if (!seat) {
+    state.screen = "join";
+    render();
+    return;
+  }
+  state.token = seat.token;
+  state.me = seat.role === "spectator" ? null : seat.seat;
+  state.screen = "waiting";
+  state.connState = "connecting";
+  state.conn = new Connection(code, seat.token, { onMessage, onState });
+  state.conn.connect();
+  render();
+}
+
+window.addEventListener("popstate", route);
+
+// ---------------------------------------------------------------- the connection
+
+let freshConnection = true;
+
+function onState(connState, event) {
+  state.connState = connState;
+  if (connState === "open") freshConnection = true;
+  if (connState === "refused") {
+    // The token is no longer good (the room expired or was closed): forget it and offer the lobby.
+    forgetSeat(state.code);
+    state.error = event?.reason || state.t("error_refused");
+    state.screen = "join";
+    render();
+    return;
+  }
+  const el = app.querySelector('[data-role="conn"]');
+  if (el) {
+    el.className = `conn conn-${connState}`;
+    el.textContent = state.t(`conn_${connState}`);
+  } else render();
+}
+
+function onMessage(m) {
+  switch (m.type) {
+    case "hello":
+      if (m.role === "spectator") state.me = null;
+      else if (Number.isInteger(m.seat)) state.me = m.seat;
+      if (m.room && typeof m.room === "object") state.room = m.room;
+      render();
+      break;
+    case "view":
+      onView(m);
+      break;
+    case "hand_over":
+      state.handOver = m;
+      if (m.room) state.room = m.room;
+      state.panel = "hand_over";
+      render();
+      break;
+    case "match_over":
+      state.matchOver = m;
+      if (m.room) state.room = m.room;
+      if (state.panel !== "hand_over") state.panel = "match_over";
+      render();
+      break;
+    case "advice":
+      state.advice = m.advice || m;
+      state.panel = "advice";
+      render();
+      break;
+    case "answered":
+      // A claim answer is in; the others still decide. Hide the buttons until the next view.
+      state.ui.answered = { seq: m.seq, action: m.action };
+      render();
+      break;
+    case "error":
+      if (m.code === "stale") break; // a newer view is on its way; it replaces the one the tap answered
+      state.ui.sent = null;
+      toast(m.words ? m.words[state.lang] || m.words.zh : m.message || m.code);
+      break;
+    case "pong":
+      break;
+    default:
+      if (m.room && typeof m.room === "object") {
+        state.room = m.room;
+        render();
+      }
+  }
+}
+
+function onView(m) {
+  const before = state.msg;
+  const wasAsked = before && before.legal && before.legal.length > 0;
+  if (before && before.room && m.room && before.room.hand_no !== m.room.hand_no) state.ui = freshUI();
+  state.msg = { ...m, legal: m.legal || [], hints: m.hints || {} };
+  if (m.room) state.room = m.room;
+  state.screen = "table";
+  if (state.ui.answered && state.ui.answered.seq !== m.seq) state.ui.answered = null;
+  readEvents(m.events || [], freshConnection);
+  freshConnection = false;
+  const view = m.view;
+  // Drop a raised tile or a pick that the new view no longer holds.
+  const holds = (key) => (key === "d" ? !!view.drawn : Number(key) < view.hand.length);
+  if (state.ui.raised !== null && (!holds(state.ui.raised) || !state.msg.legal.length)) state.ui.raised = null;
+  if (!state.msg.legal.some((a) => a.startsWith("exchange "))) state.ui.picked = [];
+  if (!wasAsked && state.msg.legal.length && navigator.vibrate) navigator.vibrate(60);
+  if (state.panel === "advice") state.panel = null;
+  render();
+}
+
+const BUBBLE_MS = 1600;
+
+function readEvents(events, initial) {
+  for (const e of events) {
+    const data = e.data || e;
+    const seat = e.seat;
+    if (e.type === "discard") state.ui.lastDiscard = { seat, tile: data.tile };
+    else if (["pung", "kong", "robbed"].includes(e.type)) state.ui.lastDiscard = null;
+    if (e.type === "exchange" && data.received) {
+      state.ui.exchangeDirection = data.direction;
+      state.ui.showExchange = true;
+      const received = Array.isArray(data.received) ? data.received : String(data.received).match(/\d[mps]/g) || [];
+      state.ui.received = initial ? [] : received;
+      setTimeout(() => {
+        state.ui.received = [];
+        state.ui.showExchange = false;
+        if (state.screen === "table") render();
+      }, 6000);
+    }
+    if (initial || seat === undefined || seat < 0) continue;
+    const bubble = bubbleFor(state.t, e);
+    if (bubble) {
+      state.ui.bubbles = { ...state.ui.bubbles, [seat]: bubble };
+      setTimeout(() => {
+        if (state.ui.bubbles[seat] === bubble) {
+          const { [seat]: _, ...rest } = state.ui.bubbles;
+          state.ui.bubbles = rest;
+          if (state.screen === "table") render();
+        }
+      }, BUBBLE_MS);
+    }
+  }
+}
+
+function send(message) {
+  if (!state.conn || !state.conn.send(message)) {
+    toast(state.t("error_offline"));
+    return false;
+  }
+  return true;
+}
+
+function act(action) {
+  if (!state.msg) return;
+  state.ui.raised = null;
+  state.ui.picked = [];
+  if (send({ type: "act", action, seq: state.msg.seq })) {
+    state.ui.sent = state.msg.seq; // one answer per view: the buttons wait for the next view (or a refusal)
+    if (state.panel === "advice") state.panel = null;
+    render();
+  }
+}
+
+function tileOf(key) {
+  const view = state.msg.view;
+  return key === "d" ? view.drawn : view.hand[Number(key)];
+}
+
+function tapTile(key) {
+  const msg = state.msg;
+  if (!msg || state.me === null || state.ui.sent === msg.seq) return;
+  if (msg.legal.some((a) => a.startsWith("exchange "))) {
+    const picked = state.ui.picked;
+    state.ui.picked = picked.includes(key) ? picked.filter((k) => k !== key) : [...picked, key].slice(-3);
+    render();
+    return;
+  }
+  if (state.ui.raised === key) {
+    act(`discard ${tileOf(key)}`);
+    return;
+  }
+  state.ui.raised = key;
+  render();
+}
+
+function exchange() {
+  const tiles = state.ui.picked.map(tileOf).filter(Boolean);
+  const suits = new Set(tiles.map((x) => x[1]));
+  // One suit is written the engine's way (exchange 123m); anything else goes as picked, and the server says why not.
+  const text =
+    suits.size === 1
+      ? `exchange ${tiles.map((x) => x[0]).sort().join("")}${tiles[0][1]}`
+      : `exchange ${tiles.join("")}`;
+  act(text);
+}
+
+async function copyLink() {
+  const input = app.querySelector('[data-role="link"]');
+  if (!input) return;
+  try {
+    await navigator.clipboard.writeText(input.value);
+  } catch {
+    input.select();
+    document.execCommand("copy");
+  }
+  toast(state.t("copied"), 1500);
+}
+
+function setLang(lang) {
+  captureLobby();
+  state.lang = lang;
+  state.t = translator(lang);
+  localStorage.setItem("scmj.lang", lang);
+  render();
+}
+
+// ---------------------------------------------------------------- input
+
+app.addEventListener("click", (event) => {
+  const tile = event.target.closest(".tile.mine");
+  if (tile) {
+    tapTile(tile.dataset.key);
+    return;
+  }
+  const el = event.target.closest("[data-act]");
+  if (!el || el.disabled) return;
+  const what = el.dataset.act;
+  if (what === "home") {
+    event.preventDefault();
+    go(null);
+  } else if (what === "create") createRoom();
+  else if (what === "join") joinRoom();
+  else if (what === "watch") watchRoom();
+  else if (what === "lang") setLang(el.dataset.lang);
+  else if (what === "send") act(el.dataset.action);
+  else if (what === "discard" && state.ui.raised !== null) act(`discard ${tileOf(state.ui.raised)}`);
+  else if (what === "exchange") exchange();
+  else if (what === "advise") send({ type: "advise", seq: state.msg?.seq });
+  else if (what === "auto") send({ type: "auto", on: !state.room?.players?.[state.me]?.auto });
+  else if (what === "invite") {
+    state.panel = "invite";
+    render();
+  } else if (what === "copy") copyLink();
+  else if (what === "close-panel") {
+    if (state.panel === "hand_over" && !state.matchOver) send({ type: "next" });
+    state.panel = state.panel === "hand_over" && state.matchOver ? "match_over" : null;
+    render();
+  }
+});
+
+app.addEventListener("change", (event) => {
+  if (event.target.id === "preset") {
+    captureLobby();
+    render();
+  }
+});
+
+app.addEventListener("keydown", (event) => {
+  if (event.key === "Enter" && event.target.classList?.contains("mine")) tapTile(event.target.dataset.key);
+  if (event.key === "Enter" && event.target.id === "code") joinRoom();
+});
+
+window.addEventListener("online", () => state.conn?.nudge());
+document.addEventListener("visibilitychange", () => {
+  if (!document.hidden) state.conn?.nudge();
+});
+
+// ---------------------------------------------------------------- start
+
+async function start() {
+  await loadCatalogues();
+  state.t = translator(state.lang);
+  try {
+    state.presets = await getJSON("/api/presets");
+  } catch {
+    state.presets = null; // the lobby then offers the presets as they are
+  }
+  route();
+  if ("serviceWorker" in navigator && window.isSecureContext) {
+    navigator.serviceWorker.register("/sw.js").catch(() => {});
+  }
+}
+
+start();

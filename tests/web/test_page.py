@@ -1,0 +1,157 @@
+"""The page in a real browser against a real `scmj serve`: a whole hand by taps, a reload mid-hand, two people
+joined by code, a spectator, phone screens. Every check reads what a person would see on the page."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Page, ViewportSize
+
+from webpage import PHONE, SMALL_PHONE, NewPage, my_tiles, open_room, play_until, shot, step, wait_table
+
+#: The only places a face-up tile may be drawn for someone who does not hold it.
+PUBLIC_TILES = ".river .tile, .meld .tile, .win-tile"
+
+
+def faces_outside_public(page: Page, scope: str) -> list[str]:
+    """Tiles drawn face up inside `scope` that are not in a river, a meld or a win (so: concealed tiles)."""
+    selector = ", ".join(f"{part.strip()} .tile[data-tile]" for part in scope.split(","))
+    found: list[str] = page.eval_on_selector_all(
+        selector, f"els => els.filter(e => !e.matches({PUBLIC_TILES!r})).map(e => e.dataset.tile)"
+    )
+    return found
+
+
+def signed_numbers(text: str) -> list[int]:
+    return [int(n) for n in re.findall(r"[+-]?\d+", text)]
+
+
+def test_a_whole_hand_by_taps_with_three_bots(new_page: NewPage) -> None:
+    page = new_page()
+    page.goto("/")
+    shot(page, "lobby")
+    open_room(page, preset="app", hands=1)
+    wait_table(page)
+    shot(page, "table-start")
+    claim_seen = False
+
+    def over() -> bool:
+        nonlocal claim_seen
+        if not claim_seen and page.locator(".act.claim, .act.hu").count():
+            claim_seen = True
+            shot(page, "claim")
+        return page.locator("[data-role=settlement]").count() > 0
+
+    made = play_until(page, over, limit=75)
+    assert made[:2] == ["exchange", "void"], made
+    assert any(m.startswith("discard ") for m in made)
+    settlement = page.locator("[data-role=settlement]")
+    shot(page, "settlement")
+    rows = settlement.locator(".result-row")
+    assert rows.count() == 4
+    deltas = [signed_numbers(rows.nth(i).locator(".result-money b").inner_text())[0] for i in range(4)]
+    assert sum(deltas) == 0, deltas
+    # every hand is laid open at the end
+    for i in range(4):
+        assert rows.nth(i).locator("[data-role=result-hand] .tile[data-tile]").count() >= 1
+    page.click("[data-act=close-panel]")
+    standings = page.locator("[data-role=standings] .ranking li")
+    standings.first.wait_for()
+    assert standings.count() == 4
+    shot(page, "standings")
+
+
+def test_reload_mid_hand_returns_to_the_same_seat_and_view(new_page: NewPage) -> None:
+    page = new_page()
+    code = open_room(page, preset="bloody_kong", seats=("efficient", "efficient", "efficient"))
+    wait_table(page)
+    for _ in range(3):  # a few turns in, then stop on one's own discard turn
+        play_until(page, lambda: page.locator(".seat-bottom .tile.mine.legal").count() > 0)
+        step(page)
+    play_until(page, lambda: page.locator(".seat-bottom .tile.mine.legal").count() > 0)
+    before = my_tiles(page)
+    river_before = page.locator(".river .tile").count()
+    page.reload()
+    page.locator(".seat-bottom .tile.mine.legal").first.wait_for()
+    assert page.url.endswith(f"?room={code}")
+    assert my_tiles(page) == before
+    assert page.locator(".river .tile").count() == river_before
+    assert page.locator("[data-role=conn].conn-open").count() == 1
+    assert page.locator(".seat-bottom .plate .rel").inner_text() in ("你", "You")
+    assert (step(page) or "").startswith("discard ")  # and the game goes on from there
+    page.wait_for_function(f"document.querySelectorAll('.river .tile').length > {river_before}")
+
+
+def test_two_people_join_by_code_and_each_sees_only_their_own_tiles(new_page: NewPage) -> None:
+    host = new_page()
+    code = open_room(host, name="阿明", preset="bloody", seats=("person", "efficient", "efficient"))
+    host.locator("[data-role=code]").wait_for()
+    assert host.locator("[data-role=code]").inner_text() == code
+    assert code in (host.locator("[data-role=link]").input_value())
+    friend = new_page()
+    friend.goto("/")
+    friend.fill("#name", "小红")
+    friend.fill("#code", code.lower())
+    friend.click("[data-act=join]")
+    wait_table(friend)
+    wait_table(host)
+    # seat 0 (host) sees the friend on the right (下家); the friend sees the host on the left (上家)
+    assert "小红" in host.locator(".seat-right .plate").inner_text()
+    assert "阿明" in friend.locator(".seat-left .plate").inner_text()
+    for _ in range(6):
+        for page in (host, friend):
+            step(page)
+        assert faces_outside_public(host, ".seat-top, .seat-left, .seat-right") == []
+        assert faces_outside_public(friend, ".seat-top, .seat-left, .seat-right") == []
+        mine, theirs = my_tiles(host), my_tiles(friend)
+        assert len(mine) in (13, 14, 11, 12, 10, 8, 7, 5, 4, 2, 1) and len(theirs) > 0
+    shot(friend, "friend")
+
+
+def test_a_spectator_sees_no_concealed_tile(new_page: NewPage) -> None:
+    player = new_page()
+    code = open_room(player, preset="bloody_kong", seats=("efficient", "efficient", "efficient"))
+    wait_table(player)
+    for _ in range(4):
+        play_until(player, lambda: player.locator(".seat-bottom .tile.mine.legal").count() > 0)
+        step(player)
+    watcher = new_page()
+    watcher.goto(f"/?room={code}")
+    watcher.click("[data-act=watch]")
+    wait_table(watcher)
+    watcher.locator(".river .tile").first.wait_for()
+    assert watcher.locator(".tile.mine").count() == 0
+    assert watcher.locator("[data-act=send], [data-act=discard], [data-act=advise]").count() == 0
+    assert faces_outside_public(watcher, "body") == []
+    counts = watcher.eval_on_selector_all(".concealed", "els => els.map(e => Number(e.dataset.count))")
+    assert len(counts) == 4 and all(n > 0 for n in counts)
+    shot(watcher, "spectator")
+
+
+def fits(page: Page, selector: str, width: int, min_width: int, min_height: int) -> None:
+    """Every element of `selector` lies within the screen's width and is big enough to tap."""
+    boxes = [page.locator(selector).nth(i).bounding_box() for i in range(page.locator(selector).count())]
+    assert boxes, f"nothing matches {selector}"
+    for box in boxes:
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width, (selector, box)
+        assert box["width"] >= min_width and box["height"] >= min_height, (selector, box)
+
+
+@pytest.mark.parametrize("viewport", [PHONE, SMALL_PHONE], ids=["390x844", "360x740"])
+def test_phone_screens_fit_the_hand_and_the_buttons(new_page: NewPage, viewport: ViewportSize) -> None:
+    page = new_page(viewport=viewport, is_mobile=True, has_touch=True)
+    open_room(page, preset="app", hands=1)
+    page.locator("[data-act=exchange]").wait_for()
+    width = viewport["width"]
+    fits(page, ".seat-bottom .tile.mine", width, 20, 26)
+    fits(page, ".actions button", width, 44, 36)
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    shot(page, f"phone-{width}-exchange")
+    assert step(page) == "exchange"
+    page.locator(".act.void-btn").first.wait_for()
+    fits(page, ".act.void-btn", width, 44, 44)
+    fits(page, ".seat-bottom .tile.mine", width, 20, 26)
+    play_until(page, lambda: page.locator(".river .tile").count() > 0)
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    shot(page, f"phone-{width}")

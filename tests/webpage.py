@@ -1,0 +1,110 @@
+"""A person at the web table, for the browser tests (tests/web/): open a room from the lobby, read the page,
+tap tiles and buttons. Screenshots are written only when SCMJ_WEB_SHOTS names a folder (docs/web.md's pictures
+come from there).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+
+from playwright.sync_api import Page, ViewportSize
+
+TIMEOUT_MS = 20_000  # for any one thing to show on a loaded machine
+LAPTOP: ViewportSize = {"width": 1366, "height": 768}
+PHONE: ViewportSize = {"width": 390, "height": 844}
+SMALL_PHONE: ViewportSize = {"width": 360, "height": 740}
+#: The new_page fixture: new_page(viewport=..., **context options) -> a page in a fresh browser context.
+NewPage = Callable[..., Page]
+
+
+def shot(page: Page, name: str) -> None:
+    """Save a screenshot when SCMJ_WEB_SHOTS names a folder (for docs/web.md)."""
+    folder = os.environ.get("SCMJ_WEB_SHOTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(folder) / f"{name}.png"))
+
+
+# ------------------------------------------------------------------------------------------- the lobby
+
+
+def open_room(
+    page: Page, *, name: str = "阿明", preset: str = "app", hands: int = 1, seats: tuple[str, ...] = ()
+) -> str:
+    """Create a room from the lobby form; `seats` are the choices for 下家, 对家, 上家 (default bots). Its code."""
+    page.goto("/")
+    page.fill("#name", name)
+    page.select_option("#preset", preset)
+    page.select_option("#hands", str(hands))
+    for seat, choice in enumerate(seats, start=1):
+        page.select_option(f"#bot-{seat}", choice)
+    page.click("[data-act=create]")
+    page.wait_for_url("**/?room=*")
+    return page.url.rsplit("=", 1)[1]
+
+
+def wait_table(page: Page) -> None:
+    page.wait_for_selector(".table .seat-bottom")
+
+
+# ------------------------------------------------------------------------------------------- the player
+
+
+def my_tiles(page: Page) -> list[str]:
+    """The player's concealed tiles (hand and drawn) as the page draws them."""
+    tiles: list[str] = page.eval_on_selector_all(".seat-bottom .tile.mine", "els => els.map(e => e.dataset.tile)")
+    return tiles
+
+
+#: Claim and declare answers, in the order a simple player prefers them.
+PREFERRED = ("hu", "pung", "kong", "declare_ready", "pass")
+
+
+def step(page: Page) -> str | None:
+    """Make one decision by taps if the page offers one; what was done, or None when nothing is asked.
+
+    Decides nothing about the rules: it taps the buttons the page shows (only legal answers) and discards a
+    tile the page marks as a legal discard.
+    """
+    if page.locator("[data-act=exchange]").count():
+        suits = Counter(t[1] for t in my_tiles(page))
+        suit = next(s for s, n in suits.most_common() if n >= 3)
+        tiles = page.locator(f'.seat-bottom .tile.mine[data-tile$="{suit}"]')
+        for i in range(3):
+            tiles.nth(i).click()
+        page.click("[data-act=exchange]:not([disabled])")
+        return "exchange"
+    if page.locator(".act.void-btn.suggested").count():
+        page.click(".act.void-btn.suggested")
+        return "void"
+    for action in PREFERRED:
+        button = page.locator(f'[data-act=send][data-action="{action}"]')
+        if button.count():
+            button.first.click()
+            return action
+    legal = page.locator(".seat-bottom .tile.mine.legal")
+    if legal.count():
+        tile = legal.last
+        name = tile.get_attribute("data-tile")
+        tile.click()  # raise it
+        page.click("[data-act=discard]:not([disabled])")
+        return f"discard {name}"
+    return None
+
+
+def play_until(page: Page, done: Callable[[], bool], limit: float = 60.0) -> list[str]:
+    """Tap through decisions until done(); the decisions made. Fails after `limit` seconds."""
+    made: list[str] = []
+    deadline = time.monotonic() + limit
+    while not done():
+        assert time.monotonic() < deadline, f"not done after {limit} s; decisions: {made}"
+        did = step(page)
+        if did:
+            made.append(did)
+        else:
+            page.wait_for_timeout(50)
+    return made
