@@ -24,6 +24,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from sichuan_mahjong.rules import PRESETS
 from sichuan_mahjong.server.lobby import Lobby, RequestError
 from sichuan_mahjong.server.room import Room, ServerOptions
 from sichuan_mahjong.server.store import Store
@@ -178,6 +179,10 @@ def create_app(db: str | Path, options: ServerOptions | None = None, limits: Lim
             sweeper.cancel()
             store.close()
 
+    async def presets(request: Request) -> Response:
+        """Every preset's rules, so the page's lobby shows a preset's options before a room exists."""
+        return JSONResponse({"presets": {name: rules.to_dict() for name, rules in PRESETS.items()}})
+
     async def healthz(request: Request) -> Response:
         rooms = lobby().rooms
         out = {
@@ -229,6 +234,7 @@ def create_app(db: str | Path, options: ServerOptions | None = None, limits: Lim
 
     routes: list[Route | WebSocketRoute | Mount] = [
         Route("/healthz", healthz),
+        Route("/api/presets", presets),
         Route("/api/rooms", create_room, methods=["POST"]),
         Route("/api/rooms/{room}", room_info),
         Route("/api/rooms/{room}/seats", join, methods=["POST"]),
