@@ -36,14 +36,20 @@ def test_a_whole_hand_by_taps_with_three_bots(new_page: NewPage) -> None:
     shot(page, "table-start")
     claim_seen = False
 
+    mid_shot = False
+
     def over() -> bool:
-        nonlocal claim_seen
-        if not claim_seen and page.locator(".act.claim, .act.hu").count():
+        nonlocal claim_seen, mid_shot
+        if not mid_shot and page.locator(".river .tile").count() >= 18:
+            mid_shot = True
+            shot(page, "table-mid")
+        if not claim_seen and page.locator('.act.hu, [data-action="pung"], [data-action="kong"]').count():
             claim_seen = True
             shot(page, "claim")
         return page.locator("[data-role=settlement]").count() > 0
 
     made = play_until(page, over, limit=75)
+    assert claim_seen or "pung" not in made
     assert made[:2] == ["exchange", "void"], made
     assert any(m.startswith("discard ") for m in made)
     settlement = page.locator("[data-role=settlement]")
@@ -60,6 +66,33 @@ def test_a_whole_hand_by_taps_with_three_bots(new_page: NewPage) -> None:
     standings.first.wait_for()
     assert standings.count() == 4
     shot(page, "standings")
+
+
+def test_a_refused_tap_is_explained_and_the_hint_answers(new_page: NewPage) -> None:
+    page = new_page()
+    open_room(page, preset="app", hands=1)
+    page.locator("[data-act=exchange]").wait_for()
+    assert step(page) == "exchange"
+    page.locator(".act.void-btn").first.wait_for()
+    tile = page.locator(".seat-bottom .tile.mine").first
+    tile.click()
+    tile.click()  # a discard while the voids are being chosen: sent anyway, refused with the server's words
+    toast = page.locator("[data-role=toast]")
+    toast.wait_for()
+    assert "定缺" in toast.inner_text()
+    assert page.locator(".act.void-btn").count() == 3  # nothing changed
+    assert step(page) == "void"
+    play_until(page, lambda: page.locator(".seat-bottom .tile.mine.legal").count() > 0)
+    rivers = page.locator(".river .tile").count()
+    page.click("[data-act=advise]")
+    advice = page.locator("[data-role=advice]")
+    advice.wait_for()
+    assert advice.locator(".recommend").inner_text().strip()
+    assert advice.locator(".options tr").count() >= 1
+    shot(page, "advice")
+    advice.locator("[data-act=send]").click()  # do what it recommends
+    page.wait_for_function(f"document.querySelectorAll('.river .tile').length > {rivers}")
+    assert page.locator("[data-role=advice]").count() == 0
 
 
 def test_reload_mid_hand_returns_to_the_same_seat_and_view(new_page: NewPage) -> None:
@@ -141,6 +174,10 @@ def fits(page: Page, selector: str, width: int, min_width: int, min_height: int)
 @pytest.mark.parametrize("viewport", [PHONE, SMALL_PHONE], ids=["390x844", "360x740"])
 def test_phone_screens_fit_the_hand_and_the_buttons(new_page: NewPage, viewport: ViewportSize) -> None:
     page = new_page(viewport=viewport, is_mobile=True, has_touch=True)
+    page.goto("/")
+    page.locator("[data-act=create]").wait_for()
+    assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+    shot(page, f"phone-{viewport['width']}-lobby")
     open_room(page, preset="app", hands=1)
     page.locator("[data-act=exchange]").wait_for()
     width = viewport["width"]

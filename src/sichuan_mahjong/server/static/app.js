@@ -245,6 +245,12 @@ let freshConnection = true;
 function onState(connState, event) {
   state.connState = connState;
   if (connState === "open") freshConnection = true;
+  if (connState === "refused" && event?.code === 4409) {
+    // The same seat was opened in another tab or device: this page steps aside until asked to take it back.
+    state.connState = "elsewhere";
+    render();
+    return;
+  }
   if (connState === "refused") {
     // The token is no longer good (the room expired or was closed): forget it and offer the lobby.
     forgetSeat(state.code);
@@ -457,6 +463,7 @@ app.addEventListener("click", (event) => {
   else if (what === "exchange") exchange();
   else if (what === "advise") send({ type: "advise", seq: state.msg?.seq });
   else if (what === "auto") send({ type: "auto", on: !state.room?.players?.[state.me]?.auto });
+  else if (what === "reconnect") route();
   else if (what === "invite") {
     state.panel = "invite";
     render();
@@ -491,7 +498,7 @@ async function start() {
   await loadCatalogues();
   state.t = translator(state.lang);
   try {
-    state.presets = await getJSON("/api/presets");
+    state.presets = (await getJSON("/api/presets")).presets;
   } catch {
     state.presets = null; // the lobby then offers the presets as they are
   }

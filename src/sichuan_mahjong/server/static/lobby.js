@@ -3,7 +3,11 @@
 
 import { esc } from "./dom.js";
 
-export const PRESET_NAMES = ["app", "seed", "bloody_kong", "bloody", "standard_kong", "standard"];
+/** The presets the server lists (GET /api/presets), the Chengdu app's first; just "app" when it lists none. */
+function presetNames(presets) {
+  const names = Object.keys(presets || {});
+  return names.length ? [...names.filter((n) => n === "app"), ...names.filter((n) => n !== "app")] : ["app"];
+}
 export const MODES = ["bloody_kong", "bloody", "standard_kong", "standard"];
 export const BOT_TIERS = ["expert", "efficient", "random"];
 const SWITCHES = ["exchange_three", "declare_void", "declare_ready", "check_max", "flower_pig", "kong_shot_transfer"];
@@ -82,7 +86,7 @@ export function lobbyHTML(t, s) {
       <h2>${esc(t("lobby_create"))}</h2>
       ${field(t("your_name"), `<input id="name" maxlength="16" autocomplete="nickname" value="${esc(s.name)}">`)}
       <div class="row">
-        ${field(t("preset"), select("preset", PRESET_NAMES, preset, (p) => t(`preset_${p}`)))}
+        ${field(t("preset"), select("preset", presetNames(presets), preset, (p) => t(`preset_${p}`)))}
         ${field(t("hands"), select("hands", HANDS, s.hands ?? 8, (n) => t("hands_n", { n })))}
         ${field(t("timer"), select("timer", TIMERS, s.timer ?? null, (n) => (n === null ? t("timer_none") : t("seconds_n", { n }))))}
       </div>

@@ -203,6 +203,8 @@ function actionButtons(t, ctx) {
     buttons.push(`<button class="act discard" data-act="discard"${dis}>${esc(t("btn_discard"))}</button>`);
   }
   if (legal.includes("pass")) buttons.push(btn("pass", t(view.phase === "declare" ? "btn_no_declare" : "btn_pass"), "pass"));
+  const deadline = ctx.msg.room?.deadline_ms;
+  if (deadline && buttons.length) buttons.push(`<span class="countdown ring" data-deadline="${deadline}" title="${esc(t("timer"))}"></span>`);
   return buttons.join("");
 }
 
@@ -289,7 +291,7 @@ function topBarHTML(t, ctx) {
     <header class="topbar">
       <span class="code" title="${esc(t("room_code"))}">${esc(room?.code || ctx.code)}</span>
       <span class="mode">${esc(mode)}</span>
-      <span class="conn conn-${conn}" data-role="conn">${esc(t(`conn_${conn}`))}</span>
+      ${conn === "elsewhere" ? `<button class="conn conn-refused" data-role="conn" data-act="reconnect">${esc(t("conn_elsewhere"))}</button>` : `<span class="conn conn-${conn}" data-role="conn">${esc(t(`conn_${conn}`))}</span>`}
       <span class="spacer"></span>
       <button data-act="invite">${esc(t("btn_invite"))}</button>
       ${player ? `<button data-act="advise">${esc(t("btn_advise"))}</button>` : ""}
