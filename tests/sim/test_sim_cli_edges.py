@@ -76,8 +76,15 @@ def _cli(*args: str) -> list[str]:
 
 def test_ctrl_c_stops_worker_processes_at_once() -> None:
     """Ctrl-C in a terminal goes to the whole process group: scmj and its workers."""
+    # As from a terminal: a shell that starts a job in the background (make test under CI, nohup) leaves SIGINT
+    # ignored, and an ignored SIGINT is inherited, so Python would never see the Ctrl-C. The first Python puts
+    # SIGINT back to its default and becomes scmj (same pid).
+    cli = _cli("simulate", "--hands", "100000", "--jobs", "2", "--no-progress")
+    restore = (
+        "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execv(sys.argv[1], sys.argv[1:])"
+    )
     proc = subprocess.Popen(
-        _cli("simulate", "--hands", "100000", "--jobs", "2", "--no-progress"),
+        [sys.executable, "-c", restore, *cli],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
