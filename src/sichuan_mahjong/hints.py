@@ -86,16 +86,15 @@ def discard_waits(view: Observation) -> dict[Tile, tuple[WaitLeft, ...]]:
     tiles = list(view.tiles)
     if len(tiles) != 14 - 3 * len(melds):
         return {}
-    legal = {a.tile for a in view.legal if a.kind is ActionKind.DISCARD}
     void = _void(view)
-    live = live_counts(view)
+    live: list[int] | None = None  # read only when some discard stays ready: a server asks at every turn
     out: dict[Tile, tuple[WaitLeft, ...]] = {}
-    for tile in sorted(legal, key=lambda t: t.index if t is not None else -1):
-        if tile is None:  # pragma: no cover - a discard always names its tile
-            continue
+    for index in sorted({a.tile.index for a in view.legal if a.kind is ActionKind.DISCARD and a.tile is not None}):
+        tile = Tile(index)
         rest = list(tiles)
         rest.remove(tile)
         if shanten(rest, melds, void=void) == 0:
+            live = live_counts(view) if live is None else live
             out[tile] = _waits_left(rest, melds, live, void)
     return out
 
@@ -157,9 +156,9 @@ class NothingToAdviseError(ValueError):
     """The seat has no decision now (not its turn, nothing to claim)."""
 
 
-def _seen_tiles(view: Observation) -> list[Tile]:
-    """Copies the seat sees outside its own hand and melds, as the advisor wants them."""
-    return [Tile(t) for t, n in enumerate(read_view(view).seen) for _ in range(n)]
+def _seen_tiles(seen: Sequence[int]) -> list[Tile]:
+    """Copies the seat sees outside its own hand and melds (counts per kind), as the advisor wants them."""
+    return [Tile(t) for t, n in enumerate(seen) for _ in range(n)]
 
 
 def _standing(tiles: Sequence[Tile], melds: Sequence[Meld], live: Sequence[int], void: int | None) -> tuple[int, int]:
@@ -213,8 +212,8 @@ def advise_view(view: Observation, *, style: str = "compact") -> ChoiceAdvice:
     kinds = {a.kind for a in legal}
     melds = view.melds[view.seat]
     void = _void(view)
-    live = live_counts(view)
-    seen = _seen_tiles(view)
+    state = read_view(view)  # once: live counts and seen tiles both come from it
+    live, seen = state.unseen, _seen_tiles(state.seen)
     options: list[Option] = []
     if ActionKind.DISCARD in kinds:
         tiles = list(view.tiles)
