@@ -407,28 +407,24 @@ class Room:
             seat.agent = make_agent(tier, seed=(self.settings.seed * 4 + seat.index) % (1 << 62))
         return seat.agent
 
+    def _bot_due(self, s: int, seq: int) -> bool:
+        """Seat s is still a bot's to answer at step ``seq``: nothing moved and nobody answered for it."""
+        return seq == self.seq and s not in self.answers and s in self.pending and self._seat(s).botted
+
     def _bot_answer(self, s: int, seq: int) -> None:
-        seat = self._seat(s)
-        if seq != self.seq or s in self.answers or s not in self.pending or not seat.botted:
+        if not self._bot_due(s, seq):
             return
         game = self.game
         assert game is not None
         # A searching bot (master) may think for a few hundred ms: it thinks on a worker thread, from the view
         # taken here, so the event loop keeps serving every other room; its answer counts only if nothing moved.
-        agent, view, legal = self._agent(seat), game.view(s), self.pending[s]
+        agent, view, legal = self._agent(self._seat(s)), game.view(s), self.pending[s]
         future = asyncio.get_running_loop().run_in_executor(None, agent.act, view, legal)
         future.add_done_callback(lambda done: self.guard(self._bot_answered, s, seq, done))
 
     def _bot_answered(self, s: int, seq: int, done: asyncio.Future[Action]) -> None:
-        if (
-            done.cancelled()
-            or seq != self.seq
-            or s in self.answers
-            or s not in self.pending
-            or not self._seat(s).botted
-        ):
-            return
-        self._submit(s, done.result())
+        if not done.cancelled() and self._bot_due(s, seq):
+            self._submit(s, done.result())
 
     def _timeout(self, seq: int) -> None:
         """The turn timer ran out: each person still to answer passes, else discards the drawn tile, else the
