@@ -66,3 +66,25 @@ def paid(g: sm.Game, since: int = 0) -> list[tuple[int, int, int, str]]:
 
 def pattern_ids(g: sm.Game, seat: int) -> list[str]:
     return [p for e in g.events if e.type == "win" and e.seat == seat for p in e.data["patterns"]]
+
+
+def robbed_kong_deal() -> tuple[sm.Game, list[dict[int, str]]]:
+    """A deal and the answers after which seat 1's added kong of 4m waits to be robbed by seat 2 (抢杠).
+
+    Seat 1 pungs 4m (seat 2 passes a win on it), draws the fourth 4m and adds it; 抢杠 is +1 fan as in the app.
+    """
+    rules = sm.Rules.preset("standard_kong").replace(declare_ready=False, robbing_kong_fan=1)
+    game = sm.Game.setup(
+        rules,
+        [
+            "4m1s2s3s5s6s7s9s9s1p5p6p7p9p",
+            "4m4m1m1m7p8p9p2s3s4s6s8s9m",
+            "2m3m5m6m7m8m8m8m9m9m1p2p3p",
+            "5p5p6s7s8s2p3p4p7m7s8p1s4s",
+        ],
+        wall="9p3s2p4m",
+        seed=2,
+    )
+    script = [{0: "discard 4m"}, {1: "pung", 2: "pass"}, {1: "discard 2s"}, {2: "discard 9p"}]
+    script += [{3: "discard 3s"}, {0: "discard 2p"}, {1: "added_kong 4m"}]
+    return game, script

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
+import scripted
 import sichuan_mahjong as sm
 from sichuan_mahjong.cli import main
-from sichuan_mahjong.cli.replay import SeatTiles
 from sichuan_mahjong.match import Match
 from sichuan_mahjong.tiles import format_tiles
 
@@ -197,20 +197,7 @@ def test_bad_files_exit_2_with_file_and_line(
 
 def robbed_kong_game(*, rob: bool = True) -> sm.Game:
     """Seat 1 pungs 4m (seat 2 passes a win on it), draws the fourth 4m and adds it: seat 2 robs it (抢杠)."""
-    rules = sm.Rules.preset("standard_kong").replace(declare_ready=False, robbing_kong_fan=1)  # 抢杠 +1 as in app
-    game = sm.Game.setup(
-        rules,
-        [
-            "4m1s2s3s5s6s7s9s9s1p5p6p7p9p",
-            "4m4m1m1m7p8p9p2s3s4s6s8s9m",
-            "2m3m5m6m7m8m8m8m9m9m1p2p3p",
-            "5p5p6s7s8s2p3p4p7m7s8p1s4s",
-        ],
-        wall="9p3s2p4m",
-        seed=2,
-    )
-    script = [{0: "discard 4m"}, {1: "pung", 2: "pass"}, {1: "discard 2s"}, {2: "discard 9p"}]
-    script += [{3: "discard 3s"}, {0: "discard 2p"}, {1: "added_kong 4m"}]
+    game, script = scripted.robbed_kong_deal()
     for answers in script:
         game.step(answers)
     assert game.phase == "rob"
@@ -234,37 +221,12 @@ def test_robbed_kong_and_a_passed_win(tmp_path: Path, capsys: pytest.CaptureFixt
     ]
     assert "          seat 1: 119m789p3468s  [pung 4m]" in move(lines, 7)  # the tile is gone, the pung stays
     assert "  seat 2 wins on 4m (robbing seat 1's kong): Basic hand 0 + Robbing a kong 1 = 1 fan ×2" in lines
-    game = robbed_kong_game(rob=False)  # while the kong waits to be robbed the tracker already shows it
-    tracker = SeatTiles(1)
-    for e in game.events_for(1):
-        tracker.apply(e)
-    assert [str(m) for m in tracker.melds] == ["added_kong 4m"] and format_tiles(tracker.hand) == "119m789p3468s"
-    assert [str(m) for m in game.view(1).melds[1]] == ["pung 4m"]
-
-
-def test_seat_tiles_follow_the_view_of_every_seat() -> None:
-    """SeatTiles, fed only a seat's filtered events, holds exactly what game.view(seat) shows, at every step."""
-    for preset in ("app", "bloody_kong", "standard_kong"):
-        for seed in range(4):
-            game = sm.Game(sm.Rules.preset(preset), seed)
-            rng = random.Random(seed)
-            trackers = [SeatTiles(s) for s in range(4)]
-            fed = [0, 0, 0, 0]
-            while True:
-                for s in range(4):
-                    mine = game.events_for(s)
-                    for e in mine[fed[s] :]:
-                        trackers[s].apply(e)
-                    fed[s] = len(mine)
-                    view = game.view(s)
-                    if game.phase == "rob":
-                        continue  # a 补杠 waiting to be robbed: see SeatTiles
-                    assert format_tiles(trackers[s].hand) == format_tiles(view.hand)
-                    assert (trackers[s].drawn if trackers[s].drawn >= 0 else None) == (
-                        view.drawn.index if view.drawn is not None else None
-                    )
-                    assert tuple(trackers[s].melds) == view.melds[s]
-                    assert trackers[s].won == (not view.active[s] and game.rules.bloody)
-                if game.is_over:
-                    break
-                game.step({s: rng.choice(legal) for s, legal in game.to_act().items()})
+    path = tmp_path / "waiting.jsonl"  # a record that ends while the kong waits to be robbed: still a pung
+    game = robbed_kong_game(rob=False)
+    sm.save_hand(game, path)
+    code, lines, _ = replay(capsys, str(path), "--json")
+    waiting = json.loads(lines[0])["hands"][0]["moves"][-1]
+    assert code == 0 and waiting["lines"] == ["seat 1 adds a kong of 4m (补杠)"]
+    view = game.view(1)
+    assert [str(m) for m in view.melds[1]] == waiting["tiles"][1]["melds"] == ["pung 4m"]
+    assert (waiting["tiles"][1]["hand"], waiting["tiles"][1]["drawn"]) == (format_tiles(view.hand), "4m")

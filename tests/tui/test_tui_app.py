@@ -25,7 +25,7 @@ from textual.widgets import Input, Static
 from sichuan_mahjong.agents import make_agent
 from sichuan_mahjong.cli import main
 from sichuan_mahjong.game import Action, ActionKind, Game, Observation
-from sichuan_mahjong.record import load_hand
+from sichuan_mahjong.record import load_hand, save_hand
 from sichuan_mahjong.rules import Rules
 from sichuan_mahjong.text import payment_reason, tiles_line
 from sichuan_mahjong.tui.app import HandOverScreen, MahjongApp, SettingsScreen, TableScreen
@@ -531,6 +531,60 @@ def test_replay_option_opens_a_match_record(tmp_path: Path) -> None:
             assert "hand 2 of 2" in widget_text(app, "#replay-status") and replay_step(app)[0] == 1
             await pilot.press("right_square_bracket")
             assert "This is the last step" in widget_text(app, "#replay-message")
+            await pilot.press("q")
+            await pilot.pause()
+        assert not app.is_running
+
+    run(go())
+
+
+def test_replay_screen_steps_through_a_one_seat_record(tmp_path: Path) -> None:
+    """`scmj play --replay` on a record saved for seat 3: its tiles, the others' as backs, public melds, to the end."""
+    game = Game(Rules.preset("app"), 1)  # seats 0 and 2 make concealed kongs, seat 3 (the dealer) pungs and wins
+    bots = [make_agent(BOT, seed=1) for _ in range(4)]
+    while not game.is_over:
+        game.step({s: bots[s].act(game.view(s), legal) for s, legal in game.to_act().items()})
+    path = tmp_path / "seat3.jsonl"
+    save_hand(game, path, seat=3)
+    hands = replays_of_file(path)
+
+    def backs(seat: int, view: Observation) -> str:
+        return f"tiles: {'▮' * view.concealed_counts[seat]} ({view.concealed_counts[seat]})"
+
+    async def go() -> None:
+        app = MahjongApp(settings(tmp_path, lang="en"), replay=hands)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            assert isinstance(app.screen, ReplayScreen)
+            assert "your record (seat 3): other hands face down" in widget_text(app, "#replay-status")
+            dealt = Game.replay(game.events[:1])
+            assert tiles_line(dealt.view(3).hand, "compact") in widget_text(app, "#replay-seat-3")
+            assert "You [dealer]" in widget_text(app, "#replay-seat-3")
+            for seat in range(3):
+                assert backs(seat, dealt.view(3)) in widget_text(app, f"#replay-seat-{seat}").splitlines()
+            await pilot.press("right", "right", "left")
+            assert replay_step(app)[0] == 2
+            seen = 0
+            while replay_step(app)[0] < replay_step(app)[1]:  # step to the end, reading every seat's row
+                await pilot.press("right")
+                frame = app.screen.frame if isinstance(app.screen, ReplayScreen) else None
+                assert frame is not None and frame.own(3) is frame.table
+                for seat in range(3):
+                    row = widget_text(app, f"#replay-seat-{seat}").splitlines()
+                    assert row[1].startswith(backs(seat, frame.table))  # never a tile of another seat's hand
+                    seen += row[1].count("concealed kong ▮▮▮▮")
+            assert seen > 0  # seats 0 and 2's concealed kongs were shown face down
+            assert "the hand is over" in widget_text(app, "#replay-next")
+            end = game.view(3)
+            deltas = game.events[-1].data["deltas"]
+            for seat in range(4):
+                shown = widget_text(app, f"#replay-seat-{seat}")
+                assert f"this hand {deltas[seat]:+d}" in shown
+                assert "river: " + tiles_line(end.discards[seat], "compact") in shown
+            assert tiles_line(end.hand, "compact") in widget_text(app, "#replay-seat-3")
+            assert "pung" in widget_text(app, "#replay-seat-3")
+            await pilot.press("home")
+            assert replay_step(app)[0] == 1
             await pilot.press("q")
             await pilot.pause()
         assert not app.is_running

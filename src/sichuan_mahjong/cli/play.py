@@ -71,7 +71,8 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         type=Path,
         default=None,
         metavar="FILE",
-        help="step through a saved hand or match on the replay screen instead of playing (←/→, Home/End, Esc)",
+        help="step through a saved hand or match on the replay screen instead of playing (←/→, Home/End, Esc); "
+        "a record saved for one seat is shown from that seat, the others' tiles face down",
     )
 
 

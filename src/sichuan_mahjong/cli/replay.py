@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import json
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from sichuan_mahjong.cli import UsageError
@@ -21,12 +20,12 @@ from sichuan_mahjong.game.events import Event
 from sichuan_mahjong.game.settlement import WinRecord
 from sichuan_mahjong.game.state import Game
 from sichuan_mahjong.game.view import filter_event
-from sichuan_mahjong.hand.melds import Meld, MeldKind
 from sichuan_mahjong.record import Record, RecordError, hand_from_record, match_from_record, read_record, replay_steps
 from sichuan_mahjong.scoring import PATTERNS
-from sichuan_mahjong.tiles import NUM_KINDS, SUITS, Tile, format_tiles
+from sichuan_mahjong.seat_log import SeatLog
+from sichuan_mahjong.tiles import SUITS, Tile, format_tiles
 
-__all__ = ["SeatTiles", "add_parser", "render", "run"]
+__all__ = ["add_parser", "render", "run"]
 
 _MODE_ZH = {"standard": "标准打法", "standard_kong": "标准下雨", "bloody": "标准血战", "bloody_kong": "血战下雨"}
 _REASON = {
@@ -45,7 +44,8 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         help="print a saved hand or match move by move, with each seat's tiles",
         description="Print a hand or match saved as JSON Lines (docs/records.md) move by move: every event as "
         "one line, each seat's concealed tiles after every move, the settlement with each win's fan, and for a "
-        "match the running totals.",
+        "match the running totals. To step through a record on the replay screen instead (a one-seat record "
+        "from that seat): scmj play --replay FILE.",
     )
     p.add_argument("file", metavar="FILE", help="a record written by save_hand / save_match")
     p.add_argument("--hand", type=int, metavar="N", help="only hand N of a match (1 = the first)")
@@ -76,94 +76,16 @@ def run(args: argparse.Namespace) -> int:
 # ------------------------------------------------------------------------------------ one seat's tiles
 
 
-@dataclass
-class SeatTiles:
-    """One seat's concealed tiles and melds, followed from the events as that seat receives them.
-
-    This is what a client that kept only its own filtered log (``game.events_for(seat)``) can rebuild; a
-    tile that leaves a hand it is not in means a damaged record (ValueError). It equals ``game.view(seat)``
-    at every decision except while an added kong (补杠) waits to be robbed: the engine moves the tile only once
-    the kong stands or is robbed, and writes no event when it stands, so here the kong is shown at once.
-    """
-
-    seat: int
-    counts: list[int] = field(default_factory=lambda: [0] * NUM_KINDS)
-    drawn: int = -1
-    melds: list[Meld] = field(default_factory=list)
-    won: bool = False
-
-    @property
-    def hand(self) -> list[int]:
-        """Concealed tiles without the tile just drawn (as ``Observation.hand``)."""
-        out = [t for t in range(NUM_KINDS) for _ in range(self.counts[t])]
-        if self.drawn >= 0:
-            out.remove(self.drawn)
-        return out
-
-    def _take(self, text: str, n: int = 1) -> None:
-        for tile in _tiles(text) * n:
-            if self.counts[tile] == 0:
-                raise ValueError(f"seat {self.seat} gives up {Tile(tile)} but does not hold it")
-            self.counts[tile] -= 1
-
-    def _give(self, text: str) -> None:
-        for tile in _tiles(text):
-            self.counts[tile] += 1
-
-    def apply(self, e: Event) -> None:
-        d = e.data
-        kind = e.type
-        if kind == "deal":
-            tiles = _tiles(d["hand"])
-            for t in tiles:
-                self.counts[t] += 1
-            self.drawn = tiles[-1] if self.seat == d["dealer"] else -1
-        elif kind == "exchange":
-            self._take(d["given"])
-            self._give(d["received"])
-            if self.drawn >= 0 and self.drawn in _tiles(d["given"]):
-                self.drawn = -1
-        elif e.seat != self.seat:
-            return
-        elif kind == "draw":
-            self._give(d["tile"])
-            self.drawn = _tiles(d["tile"])[0]
-        elif kind == "discard":
-            self._take(d["tile"])
-            self.drawn = -1
-        elif kind in ("pung", "kong", "concealed_kong"):
-            meld = Meld.of(kind, d["tile"])
-            self._take(d["tile"], meld.size - (kind != "concealed_kong"))
-            self.melds.append(meld)
-            self.drawn = -1
-        elif kind == "added_kong":
-            self._take(d["tile"])
-            i = self._meld_index(MeldKind.PUNG, d["tile"])
-            self.melds[i] = Meld.of(MeldKind.ADDED_KONG, d["tile"])
-            self.drawn = -1
-        elif kind == "robbed":  # the kong failed: the tile is gone, the pung stays a pung (R9.3)
-            i = self._meld_index(MeldKind.ADDED_KONG, d["tile"])
-            self.melds[i] = Meld.of(MeldKind.PUNG, d["tile"])
-        elif kind == "win":
-            if d["from_seat"] is not None:
-                self._give(d["tile"])
-            self.won = True
-
-    def _meld_index(self, kind: MeldKind, tile: str) -> int:
-        t = _tiles(tile)[0]
-        for i, m in enumerate(self.melds):
-            if m.kind is kind and m.tile_index == t:
-                return i
-        raise ValueError(f"seat {self.seat} has no {kind.value} of {tile}")
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "seat": self.seat,
-            "hand": format_tiles(self.hand),
-            "drawn": str(Tile(self.drawn)) if self.drawn >= 0 else None,
-            "melds": [str(m) for m in self.melds],
-            "won": self.won,
-        }
+def _seat_tiles(log: SeatLog) -> dict[str, Any]:
+    """A seat's concealed tiles and melds as its own log shows them (``sichuan_mahjong.seat_log``)."""
+    view, seat = log.view(), log.seat
+    return {
+        "seat": seat,
+        "hand": format_tiles(view.hand),
+        "drawn": str(view.drawn) if view.drawn is not None else None,
+        "melds": [str(m) for m in view.melds[seat]],
+        "won": any(w.seat == seat for w in view.wins),
+    }
 
 
 def _tiles(text: str) -> list[int]:
@@ -235,7 +157,7 @@ def _render_hand(
     # shown with --seat and that seat's own one-seat record (which cannot be replayed for Scores) print the same
     wins: list[WinRecord] = list(game.result.wins) if game is not None and game.is_over and seat is None else []
     shown = list(range(4)) if seat is None else [seat]
-    trackers = {s: SeatTiles(s) for s in shown}
+    trackers = {s: SeatLog(s) for s in shown}
     deal = events[0].data
     moves: list[dict[str, Any]] = []
     current: dict[str, Any] | None = None
@@ -254,7 +176,7 @@ def _render_hand(
             if seen is not None:
                 try:
                     tracker.apply(seen)
-                except (ValueError, KeyError, IndexError) as exc:
+                except (ValueError, KeyError, TypeError, IndexError) as exc:
                     line = lines[i] if lines else i + 1
                     raise RecordError(f"the tiles do not add up: {exc}", source, line) from None
         # 查叫 / 花猪 / refunds at the wall's end follow a discard or a draw: they open the closing move
@@ -291,7 +213,7 @@ def _render_hand(
         text = _line(e, lang, options.get(i), score_text)
         if text is not None:
             current["lines"].extend(text.split("\n"))
-        current["tiles"] = [t.to_dict() for t in trackers.values()]
+        current["tiles"] = [_seat_tiles(t) for t in trackers.values()]
         if e.type != "payment":
             previous = e.type
     if settlement is not None:

@@ -46,7 +46,6 @@ from sichuan_mahjong.text import (
     action_text,
     bot_name,
     describe_event,
-    meld_text,
     rules_name,
     seat_name,
     tile_text,
@@ -54,7 +53,7 @@ from sichuan_mahjong.text import (
     tr,
 )
 from sichuan_mahjong.tiles import Tile
-from sichuan_mahjong.tui.badges import append_seat_badges, river_line
+from sichuan_mahjong.tui.badges import append_seat_badges, meld_texts, river_line
 from sichuan_mahjong.tui.hand_over import HandOverScreen, replays_of_summary
 from sichuan_mahjong.tui.pages import ConfirmScreen, TextScreen, help_text
 from sichuan_mahjong.tui.replay import HandReplay
@@ -342,8 +341,7 @@ class TableScreen(Screen[None]):
             head.append(f"  {tr('on_turn', lang)}", style="bold reverse")
         elif not view.is_over and view.phase in ("claim", "rob") and seat in pending and seat != HUMAN:
             head.append(f"  {tr('claiming', lang)}", style="italic")
-        melds = [meld_text(m, lang, style) for m in view.melds[seat]]
-        melds += [tr("hidden_kong", lang) + " ▮▮▮▮"] * view.hidden_kongs[seat]
+        melds = meld_texts(view, seat, lang, style)
         body = Text()
         body.append(f"{tr('melds', lang)}: ", style="dim")
         body.append("  ".join(melds) or "-")

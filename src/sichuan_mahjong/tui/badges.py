@@ -1,13 +1,13 @@
 """A seat's public lines, drawn alike on the live table and in the replay: after its name the void, 报叫, wins and
 the seat's own 过水不胡 lock when the view is that seat's (the table's human; in the replay, each seat's own
-view); and its river."""
+view); its melds (another seat's concealed kongs face down); and its river."""
 
 from __future__ import annotations
 
 from rich.text import Text
 
 from sichuan_mahjong.game import Observation
-from sichuan_mahjong.text import seat_name, suit_name, tile_text, tr
+from sichuan_mahjong.text import meld_text, seat_name, suit_name, tile_text, tr
 from sichuan_mahjong.tui.session import HUMAN
 
 
@@ -19,9 +19,9 @@ def pass_lock_badge(view: Observation, lang: str) -> str | None:
     return f"过水（胡要>{lock}番）" if lang == "zh" else f"passed a win (needs >{lock} fan)"
 
 
-def append_seat_badges(head: Text, view: Observation, seat: int, lang: str, style: str) -> None:
+def append_seat_badges(head: Text, view: Observation, seat: int, lang: str, style: str, human: int = HUMAN) -> None:
     """Append seat ``seat``'s revealed void, its 报叫, each of its wins (tile, from whom, fan) and, when ``view``
-    is its own, its 过水不胡 lock to ``head``."""
+    is its own, its 过水不胡 lock to ``head``; seats are named as ``human`` sees them."""
     void = view.voids[seat]
     if void is not None:
         head.append(f"  {tr('void', lang, suit_name(void, lang))}", style="magenta")
@@ -33,12 +33,18 @@ def append_seat_badges(head: Text, view: Observation, seat: int, lang: str, styl
             if win.from_seat is None:
                 text = tr("won_self", lang, t)
             else:
-                text = tr("won_from", lang, t, seat_name(win.from_seat, lang, HUMAN))
+                text = tr("won_from", lang, t, seat_name(win.from_seat, lang, human))
             head.append(f"  {text} {win.fan}{'番' if lang == 'zh' else ' fan'}", style="bold green")
     if seat == view.seat:
         badge = pass_lock_badge(view, lang)
         if badge is not None:
             head.append(f"  {badge}", style="bold red")
+
+
+def meld_texts(view: Observation, seat: int, lang: str, style: str) -> list[str]:
+    """Seat ``seat``'s melds as ``view`` shows them: its own concealed kongs face up, another seat's face down."""
+    melds = [meld_text(m, lang, style) for m in view.melds[seat]]
+    return melds + [tr("hidden_kong", lang) + " ▮▮▮▮"] * view.hidden_kongs[seat]
 
 
 def river_line(view: Observation, seat: int, lang: str, style: str) -> Text:

@@ -7,6 +7,10 @@ own view then (its tiles, melds, river), who is asked, and the events since the 
 reads as "what just happened". The record is a finished hand (or the player's own unfinished one), so the
 screen may show every seat's tiles.
 
+A one-seat record (``save_hand(game, path, seat=k)``) holds only what seat k saw; its frames come from those
+events alone through :func:`sichuan_mahjong.seat_log.seat_steps`: one per move, each with seat k's view only
+(others' hands are counts, their concealed kongs face down), so nothing hidden can be shown.
+
 >>> from sichuan_mahjong.game import Game
 >>> from sichuan_mahjong.record import hand_to_jsonl
 >>> import random
@@ -27,8 +31,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from sichuan_mahjong.game import Action, ActionKind, Event, Game, Observation
-from sichuan_mahjong.record import Record, RecordError, parse_record, read_record, replay_steps
+from sichuan_mahjong.record import HandRecord, Record, RecordError, parse_record, read_record, replay_steps
 from sichuan_mahjong.rules import Rules
+from sichuan_mahjong.seat_log import seat_steps
 from sichuan_mahjong.text import action_text, describe_event, seat_name
 
 __all__ = ["HandReplay", "ReplayFrame", "frame_lines", "replays_of_file", "replays_of_record", "replays_of_text"]
@@ -36,13 +41,22 @@ __all__ = ["HandReplay", "ReplayFrame", "frame_lines", "replays_of_file", "repla
 
 @dataclass(frozen=True, slots=True)
 class ReplayFrame:
-    """The hand at one decision point (or its end): ``events[:at]`` of the record have happened."""
+    """The hand at one step (or its end): ``events[:at]`` of the record have happened."""
 
     at: int
-    views: tuple[Observation, ...]  # each seat's own view now
+    views: tuple[Observation, ...]  # each seat's own view now; a one-seat record's: that seat's alone
     asked: dict[int, tuple[Action, ...]]  # who must answer next, and what each may answer; {} at the end
     events: tuple[Event, ...]  # the events since the frame before (the first frame: the deal and first draw)
     options: dict[int, tuple[Action, ...]]  # what was asked in the frame before: a pass then says what it passed
+
+    @property
+    def table(self) -> Observation:
+        """A view of the table now, for what every seat sees alike: wall, phase, scores, melds, rivers, wins."""
+        return self.views[0]
+
+    def own(self, seat: int) -> Observation | None:
+        """Seat ``seat``'s own view (its concealed tiles), or None when the record does not hold them."""
+        return next((view for view in self.views if view.seat == seat), None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,53 +68,55 @@ class HandReplay:
     dealer: int
     frames: tuple[ReplayFrame, ...]
     source: str | None
+    seat: int | None = None  # a one-seat record's seat; None for a full record (every seat's tiles)
 
     @property
     def finished(self) -> bool:
-        return self.frames[-1].views[0].is_over
+        return self.frames[-1].table.is_over
 
     @classmethod
     def of_events(cls, events: Sequence[Event], rules: Rules, number: int = 1, source: str | None = None) -> HandReplay:
-        frames: list[ReplayFrame] = []
+        """A full hand: one frame per decision, every seat's view, checked by :func:`record.replay_steps`."""
+        points: list[tuple[int, tuple[Observation, ...], dict[int, tuple[Action, ...]]]] = []
         game = None
-        last_at = 0
-        before: dict[int, tuple[Action, ...]] = {}
         for step in replay_steps(events):
             game = step.game
-            asked = {s: tuple(legal) for s, legal in step.asked.items()}
-            frames.append(_frame(_views(step.game), step.at, asked, events[last_at : step.at], before))
-            last_at, before = step.at, asked
+            points.append((step.at, _views(game), {s: tuple(legal) for s, legal in step.asked.items()}))
         if game is None:  # pragma: no cover - every hand asks at least once after its deal
             raise RecordError("the record holds no decision to step through", source)
-        end = len(game.events)
-        asked_now = {s: tuple(legal) for s, legal in game.to_act().items()}
-        frames.append(_frame(_views(game), end, asked_now, game.events[last_at:end], before))
-        return cls(number, rules, game.dealer, tuple(frames), source)
+        points.append((len(game.events), _views(game), {s: tuple(legal) for s, legal in game.to_act().items()}))
+        return cls(number, rules, game.dealer, _frames(events, points), source)
+
+    @classmethod
+    def of_seat_log(cls, hand: HandRecord, seat: int, rules: Rules, number: int = 1) -> HandReplay:
+        """A one-seat record's hand: one frame per move, seat ``seat``'s view rebuilt from its log alone."""
+        points = [(step.at, (step.view,), step.asked) for step in seat_steps(hand, seat)]
+        return cls(number, rules, points[0][1][0].dealer, _frames(hand.events, points), hand.source, seat)
 
 
 def _views(game: Game) -> tuple[Observation, ...]:
     return tuple(game.view(s) for s in range(4))
 
 
-def _frame(
-    views: Sequence[Observation],
-    at: int,
-    asked: dict[int, tuple[Action, ...]],
+def _frames(
     events: Sequence[Event],
-    before: dict[int, tuple[Action, ...]],
-) -> ReplayFrame:
-    return ReplayFrame(at, tuple(views), asked, tuple(events), before)
+    points: Sequence[tuple[int, tuple[Observation, ...], dict[int, tuple[Action, ...]]]],
+) -> tuple[ReplayFrame, ...]:
+    """Frames at the given (at, views, asked) points, each with the events since the one before."""
+    frames: list[ReplayFrame] = []
+    last_at = 0
+    before: dict[int, tuple[Action, ...]] = {}
+    for at, views, asked in points:
+        frames.append(ReplayFrame(at, views, asked, tuple(events[last_at:at]), before))
+        last_at, before = at, asked
+    return tuple(frames)
 
 
 def replays_of_record(record: Record) -> list[HandReplay]:
-    """Every hand of a full record (a hand or a match); a one-seat record cannot be stepped through."""
+    """Every hand of a record (a hand or a match); a one-seat record's from that seat's view."""
     if record.seat is not None:
-        raise RecordError(
-            f"a record for seat {record.seat} only: it holds no other hand and cannot be stepped through here; "
-            "`scmj replay` can print it",
-            record.source,
-            1,
-        )
+        seat = record.seat
+        return [HandReplay.of_seat_log(hand, seat, record.rules, i + 1) for i, hand in enumerate(record.hands)]
     return [
         HandReplay.of_events(hand.events, record.rules, i + 1, record.source) for i, hand in enumerate(record.hands)
     ]
@@ -136,9 +152,10 @@ def frame_lines(frame: ReplayFrame, lang: str, style: str, human: int = 0) -> li
             if str(event.data.get("action")) != "pass":
                 continue
             could = [a for a in frame.options.get(event.seat, ()) if a.kind is not ActionKind.PASS]
-            if not could:
-                continue
             who = seat_name(event.seat, lang, human)
+            if not could:  # a one-seat record does not say what its seat passed up
+                out.append(f"{who} 过" if lang == "zh" else f"{who}: pass")
+                continue
             what = ("、" if lang == "zh" else ", ").join(action_text(a, lang, style) for a in could)
             if all(a.kind is ActionKind.DECLARE_READY for a in could):
                 out.append(f"{who} 不报叫" if lang == "zh" else f"{who}: no 报叫")

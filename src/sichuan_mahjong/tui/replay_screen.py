@@ -2,7 +2,8 @@
 
 Opened from the end-of-hand screen (``v``), from the table for the last finished hand (``v``), or directly by
 ``scmj play --replay FILE``. What it shows comes from :mod:`sichuan_mahjong.tui.replay`, i.e. from the record
-replayed by :mod:`sichuan_mahjong.record`, never from the game in play.
+replayed by :mod:`sichuan_mahjong.record`, never from the game in play. A record saved for one seat is shown from
+that seat ("you"): its own tiles, the others' as backs with their count, their concealed kongs face down.
 
 ========================  ==========================================================================
 → / n, ← / p              next / previous step
@@ -30,14 +31,13 @@ from sichuan_mahjong.text import (
     LANGS,
     TILE_STYLES,
     action_text,
-    meld_text,
     mode_name,
     seat_name,
     tile_text,
     tiles_line,
     tr,
 )
-from sichuan_mahjong.tui.badges import append_seat_badges, river_line
+from sichuan_mahjong.tui.badges import append_seat_badges, meld_texts, river_line
 from sichuan_mahjong.tui.replay import HandReplay, ReplayFrame, frame_lines
 from sichuan_mahjong.tui.widgets import KeyChip
 
@@ -56,6 +56,8 @@ _WORDS: dict[str, tuple[str, str]] = {
     "ended": ("本局结束", "the hand is over"),
     "unfinished": ("记录到此为止（本局没有打完）", "the record ends here (the hand was not finished)"),
     "concealed": ("手牌", "tiles"),
+    "one_seat": ("只有你（座位 {}）的记录：别家手牌背面朝上", "your record (seat {}): other hands face down"),
+    "others": ("别家", "another seat"),
     "keys": (
         "键：→/n 下一步  ←/p 上一步  Home/End 开头/结尾  PgUp/PgDn 十步  [ ] 上一局/下一局  t 牌面  l 语言  Esc 返回",
         "Keys: →/n next  ←/p back  Home/End start/end  PgUp/PgDn ten steps  [ ] hands  t tiles  l language  Esc back",
@@ -108,6 +110,11 @@ class ReplayScreen(Screen[None]):
         if not hands:
             raise ValueError("a replay needs at least one hand")
         self.hands = list(hands)
+        seats = {hand.seat for hand in self.hands}
+        if len(seats) != 1:
+            raise ValueError("the hands of one replay come from one record: all full, or all for one seat")
+        seat = seats.pop()
+        self.human = HUMAN if seat is None else seat  # who is "you": a one-seat record's seat
         self.lang = lang
         self.style = style
         self.hand = max(0, min(hand, len(self.hands) - 1))
@@ -124,7 +131,8 @@ class ReplayScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static(id="replay-status", markup=False)
-        for seat in (1, 2, 3, 0):
+        for k in (1, 2, 3, 0):  # "you" at the bottom, the others in turn order above
+            seat = (self.human + k) % 4
             yield Static(id=f"replay-seat-{seat}", classes="replay-seat", markup=False)
         yield Static(id="replay-step", markup=False)
         yield Static(id="replay-next", markup=False)
@@ -203,7 +211,7 @@ class ReplayScreen(Screen[None]):
     def refresh_replay(self) -> None:
         lang = self.lang
         replay, frame = self.replay, self.frame
-        view = frame.views[HUMAN]
+        view = frame.table
         of = _w("of_match", lang, len(self.hands)) if len(self.hands) > 1 else ""
         status = [
             _w("title", lang, replay.number, of),
@@ -211,13 +219,15 @@ class ReplayScreen(Screen[None]):
             _w("step", lang, self.step + 1, len(replay.frames)),
             tr("wall", lang, view.wall_count),
         ]
+        if replay.seat is not None:
+            status.append(_w("one_seat", lang, replay.seat))
         self.query_one("#replay-status", Static).update(" · ".join(status))
         for seat in range(4):
             widget = self.query_one(f"#replay-seat-{seat}", Static)
             widget.update(self._seat(seat, frame))
             widget.set_class(seat in frame.asked and view.phase == "play", "-turn")
         step = Text(_w("this_step", lang), style="bold")
-        for line in frame_lines(frame, lang, self.style, HUMAN) or ["-"]:
+        for line in frame_lines(frame, lang, self.style, self.human) or ["-"]:
             step.append(f"\n  {line}", style="not bold")
         self.query_one("#replay-step", Static).update(step)
         self.query_one("#replay-next", Static).update(_w("next", lang) + self._next(frame))
@@ -229,10 +239,13 @@ class ReplayScreen(Screen[None]):
     def _next(self, frame: ReplayFrame) -> str:
         """Who is asked next; on a claim, what each may answer (the step after shows what he chose)."""
         lang = self.lang
-        view = frame.views[HUMAN]
-        if not frame.asked:
-            return _w("ended", lang) if view.is_over else _w("unfinished", lang)
-        names = ("、" if lang == "zh" else ", ").join(seat_name(s, lang, HUMAN) for s in sorted(frame.asked))
+        view = frame.table
+        if view.is_over:
+            return _w("ended", lang)
+        if not frame.asked:  # the end of an unfinished record, or a one-seat record's pause for others' claims
+            last = frame is self.replay.frames[-1]
+            return _w("unfinished", lang) if last else _w("to_answer", lang, _w("others", lang))
+        names = ("、" if lang == "zh" else ", ").join(seat_name(s, lang, self.human) for s in sorted(frame.asked))
         if view.phase == "play":
             return _w("to_play", lang, names)
         if view.phase not in ("claim", "rob", "declare"):
@@ -240,30 +253,39 @@ class ReplayScreen(Screen[None]):
         parts = []
         for seat in sorted(frame.asked):
             could = ("、" if lang == "zh" else ", ").join(action_text(a, lang, self.style) for a in frame.asked[seat])
-            who = seat_name(seat, lang, HUMAN)
-            parts.append(f"{who}（{could}）" if lang == "zh" else f"{who} ({could})")
+            who = seat_name(seat, lang, self.human)
+            if not could:  # a one-seat record does not say what its seat could answer
+                parts.append(who)
+            else:
+                parts.append(f"{who}（{could}）" if lang == "zh" else f"{who} ({could})")
         return _w("to_answer", lang, ("；" if lang == "zh" else "; ").join(parts))
 
     def _seat(self, seat: int, frame: ReplayFrame) -> Text:
+        """A seat's rows: from its own view when the record holds it, else from the table, its hand as backs."""
         lang, style = self.lang, self.style
-        own: Observation = frame.views[seat]  # the seat's own view: its concealed tiles
+        own = frame.own(seat)
+        view: Observation = own or frame.table
         head = Text()
-        head.append(seat_name(seat, lang, HUMAN), style="bold")
-        if seat == own.dealer:
+        head.append(seat_name(seat, lang, self.human), style="bold")
+        if seat == view.dealer:
             head.append(f" [{tr('dealer', lang)}]", style="bold yellow")
-        head.append(f"  {tr('score', lang, own.scores[seat])}")
-        append_seat_badges(head, own, seat, lang, style)
-        if seat in frame.asked and not own.is_over:
-            head.append(f"  {tr('on_turn' if own.phase == 'play' else 'claiming', lang)}", style="bold reverse")
+        head.append(f"  {tr('score', lang, view.scores[seat])}")
+        append_seat_badges(head, view, seat, lang, style, self.human)
+        if seat in frame.asked and not view.is_over:
+            head.append(f"  {tr('on_turn' if view.phase == 'play' else 'claiming', lang)}", style="bold reverse")
         hand = Text()
         hand.append(f"{_w('concealed', lang)}: ", style="dim")
-        hand.append(tiles_line(own.hand, style) or "-")
-        if own.drawn is not None:
-            hand.append("  ")
-            hand.append(tile_text(own.drawn, style).strip(), style="bold reverse")
-        melds = [meld_text(m, lang, style) for m in own.melds[seat]]
+        if own is None:  # another seat of a one-seat record: how many, never which
+            count = view.concealed_counts[seat]
+            hand.append(f"{'▮' * count} ({count})")
+        else:
+            hand.append(tiles_line(own.hand, style) or "-")
+            if own.drawn is not None:
+                hand.append("  ")
+                hand.append(tile_text(own.drawn, style).strip(), style="bold reverse")
+        melds = meld_texts(view, seat, lang, style)
         if melds:
             hand.append(f"   {tr('melds', lang)}: ", style="dim")
             hand.append("  ".join(melds))
-        river = river_line(own, seat, lang, style)
+        river = river_line(view, seat, lang, style)
         return Text("\n").join([head, hand, river])
