@@ -8,6 +8,7 @@ import random
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 
 from sichuan_mahjong.record import load_hand, load_match
@@ -39,6 +40,7 @@ def test_one_person_and_three_bots_play_a_whole_match(server: Server) -> None:
         await peer.close()
 
     asyncio.run(play())
+    assert httpx.get(f"{server.http}/healthz").json()["gc"]["every_s"] == 300  # scmj serve's own policy
     records = server.db.parent / "records"
     (record,) = [f for f in records.glob("*.jsonl") if "-hand" not in f.name]
     match = load_match(record)

@@ -53,11 +53,19 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         metavar="SECONDS",
         help="a socket opened without ?token= must send auth within this (default: 5)",
     )
+    p.add_argument(
+        "--full-gc",
+        type=float,
+        default=300.0,
+        metavar="SECONDS",
+        help="between full garbage collections; 0: Python's own policy, which can stall a busy server for "
+        "0.1-0.5 s at a time (default: 300)",
+    )
     p.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error"))
 
 
 def run(args: argparse.Namespace) -> int:
-    for name in ("hold", "bot_delay", "pause", "idle", "auth_timeout"):
+    for name in ("hold", "bot_delay", "pause", "idle", "auth_timeout", "full_gc"):
         if getattr(args, name) < 0:
             raise ValueError(f"--{name.replace('_', '-')} cannot be negative, got {getattr(args, name)}")
     if args.rate <= 0:
@@ -75,7 +83,12 @@ def run(args: argparse.Namespace) -> int:
         ) from None
     db = args.db or default_db()
     options = ServerOptions(
-        hold=args.hold, bot_delay=args.bot_delay, pause=args.pause, idle=args.idle, records=db.parent / "records"
+        hold=args.hold,
+        bot_delay=args.bot_delay,
+        pause=args.pause,
+        idle=args.idle,
+        records=db.parent / "records",
+        full_gc=args.full_gc,
     )
     limits = Limits(rate=args.rate, burst=max(2 * args.rate, 1.0), auth_timeout=args.auth_timeout)
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")

@@ -25,6 +25,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from sichuan_mahjong.rules import PRESETS
+from sichuan_mahjong.server.gcpolicy import FullCollections, scheduled_full_collections
 from sichuan_mahjong.server.lobby import Lobby, RequestError
 from sichuan_mahjong.server.room import Room, ServerOptions
 from sichuan_mahjong.server.store import Store
@@ -160,6 +161,7 @@ def create_app(db: str | Path, options: ServerOptions | None = None, limits: Lim
     limits = limits or Limits()
     state: dict[str, Lobby] = {}
     timings = Timings()
+    collections: list[FullCollections] = []
 
     def lobby() -> Lobby:
         return state["lobby"]
@@ -174,7 +176,9 @@ def create_app(db: str | Path, options: ServerOptions | None = None, limits: Lim
         log.info("database %s: %d room(s) restored", db, restored)
         sweeper = asyncio.get_running_loop().create_task(_sweep(the_lobby, min(60.0, options.idle / 4)))
         try:
-            yield
+            async with scheduled_full_collections(options.full_gc) as full:
+                collections.append(full)
+                yield
         finally:
             sweeper.cancel()
             store.close()
@@ -190,6 +194,7 @@ def create_app(db: str | Path, options: ServerOptions | None = None, limits: Lim
             "rooms": len(rooms),
             "connections": sum(r.connections for r in rooms.values()),
             "handle": timings.summary(),
+            "gc": collections[-1].summary() if collections else {},
         }
         if request.query_params.get("reset"):
             timings.durations.clear()

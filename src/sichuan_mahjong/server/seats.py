@@ -57,13 +57,15 @@ class ServerOptions:
     """Server-wide timings, in seconds. ``hold``: a disconnected seat's decisions wait this long, then the
     stand-in bot plays it until it is back; ``bot_delay``: a bot's pause before answering, so people can follow;
     ``pause``: between hands (cut short when every connected person sends ``next``); ``idle``: an untouched
-    room without connections expires."""
+    room without connections expires; ``full_gc``: between full garbage collections (server/gcpolicy.py; 0, the
+    library's default: Python's own policy; ``scmj serve`` uses 300)."""
 
     hold: float = 30.0
     bot_delay: float = 0.6
     pause: float = 8.0
     idle: float = 3600.0
     records: Path | None = None
+    full_gc: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
