@@ -16,6 +16,7 @@ from sichuan_mahjong.server.wire import (
     WireError,
     hints_json,
     observation_json,
+    own_view_text,
     parse_client,
     shared_view_text,
     view_message,
@@ -35,7 +36,8 @@ def test_the_encoded_view_message_is_the_view_message() -> None:
             full = observation_json(view)
             assert observation_json(view, None, public) == full  # the shared-fields shortcut builds the same
             events = game.events_for(s)[-3:]
-            text = view_message_text(7, full, shared, view.legal, events, json.dumps(room), hints_json(view))
+            own, hints = own_view_text(full), json.dumps(hints_json(view))
+            text = view_message_text(7, own, shared, view.legal, events, json.dumps(room), hints)
             assert json.loads(text) == view_message(7, full, view.legal, events, room, hints_json(view))
         game.step({s: rng.choice(legal) for s, legal in game.to_act().items()})
         if game.is_over:

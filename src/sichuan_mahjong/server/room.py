@@ -307,14 +307,14 @@ class Room:
             if f is not None:
                 events.append(f)
         conn.cursor = max(conn.cursor, shown.upto)
-        if conn.seat is not None and shown.hints is None:
-            shown.hints = hints_json(shown.view)
-        view = shown.view_json(self._rules_json)
+        if shown.hints is None:
+            shown.hints = "null" if conn.seat is None else dumps(hints_json(shown.view))
+        own = shown.own_text(self._rules_json)
         shared = shown.shared_text(self._rules_json)
         # An older view (a seat shown nothing while others decide) or a decision already answered asks nothing.
         asked = shown.seq == self.seq and conn.seat is not None and conn.seat not in self.answers
         legal = shown.view.legal if asked else ()
-        conn.client.send(view_message_text(shown.seq, view, shared, legal, events, room, shown.hints))
+        conn.client.send(view_message_text(shown.seq, own, shared, legal, events, room, shown.hints))
 
     def _changed(self) -> None:
         """The state moved: send each seat and spectator what it may see now, then schedule who answers."""

@@ -15,7 +15,7 @@ from typing import Any, Final, Protocol
 from sichuan_mahjong.agents import Agent
 from sichuan_mahjong.game import Observation
 from sichuan_mahjong.rules import Rules
-from sichuan_mahjong.server.wire import observation_json, shared_view_text
+from sichuan_mahjong.server.wire import observation_json, own_view_text, shared_view_text
 
 __all__ = [
     "CLOSE_REPLACED",
@@ -101,28 +101,40 @@ class RoomSettings:
 
 @dataclass(slots=True)
 class Shown:
-    """The last view a seat (or the public) was shown: what it gets again on reconnect."""
+    """The last view a seat (or the public) was shown: what it gets again on reconnect.
+
+    What is sent is kept as JSON text, encoded once: text is not tracked by Python's garbage collector, the
+    dictionaries it comes from would be, for as long as the moment lasts (server/gcpolicy.py)."""
 
     seq: int
     view: Observation
     upto: int  # events of the hand it covers
     public: Shown | None = None  # the public view of the same moment (a seat's JSON shares its fields)
-    json: dict[str, Any] | None = None  # the view's JSON, built once
-    shared: str | None = None  # the public view's shared fields as JSON text, encoded once
-    hints: dict[str, Any] | None = None
+    json: dict[str, Any] | None = None  # the public view's JSON, kept while the moment lasts (seats share it)
+    own: str | None = None  # the view's own fields (OWN_FIELDS) as JSON text
+    shared: str | None = None  # the public view's shared fields as JSON text
+    hints: str | None = None  # the seat's hints as JSON text
 
-    def view_json(self, rules: Mapping[str, object]) -> dict[str, Any]:
+    def public_json(self, rules: Mapping[str, object]) -> dict[str, Any]:
         if self.json is None:
-            base = self.public.view_json(rules) if self.public is not None else None
-            self.json = observation_json(self.view, rules, base)
+            self.json = observation_json(self.view, rules)
         return self.json
+
+    def own_text(self, rules: Mapping[str, object]) -> str:
+        if self.own is None:
+            if self.public is None:
+                view = self.public_json(rules)
+            else:
+                view = observation_json(self.view, rules, self.public.public_json(rules))
+            self.own = own_view_text(view)
+        return self.own
 
     def shared_text(self, rules: Mapping[str, object]) -> str:
         """The fields every seat's view shares at this moment, encoded once (from the public view)."""
         if self.public is not None:
             return self.public.shared_text(rules)
         if self.shared is None:
-            self.shared = shared_view_text(self.view_json(rules))
+            self.shared = shared_view_text(self.public_json(rules))
         return self.shared
 
 

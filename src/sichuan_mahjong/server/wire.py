@@ -45,6 +45,7 @@ __all__ = [
     "hand_over_message",
     "hints_json",
     "observation_json",
+    "own_view_text",
     "parse_client",
     "shared_view_text",
     "view_message",
@@ -219,23 +220,22 @@ def shared_view_text(view: Mapping[str, Any]) -> str:
     return dumps({k: v for k, v in view.items() if k not in OWN_FIELDS})[1:-1]
 
 
+def own_view_text(view: Mapping[str, Any]) -> str:
+    """The JSON members (no braces) of a view's :data:`OWN_FIELDS`."""
+    return dumps({k: view[k] for k in OWN_FIELDS})[1:-1]
+
+
 def view_message_text(
-    seq: int,
-    view: Mapping[str, Any],
-    shared: str,
-    legal: Sequence[Action],
-    events: Iterable[Event],
-    room: str,
-    hints: Mapping[str, Any] | None,
+    seq: int, own: str, shared: str, legal: Sequence[Action], events: Iterable[Event], room: str, hints: str
 ) -> str:
-    """:func:`view_message` as JSON text, from parts encoded once per moment: ``shared`` is
-    :func:`shared_view_text` of this moment's views, ``room`` the room object's JSON text."""
-    own = dumps({k: view[k] for k in OWN_FIELDS})[1:-1]
+    """:func:`view_message` as JSON text, from parts encoded once per moment: ``own`` and ``shared`` are
+    :func:`own_view_text` of the seat's view and :func:`shared_view_text` of this moment's views, ``room`` the
+    room object's JSON text, ``hints`` the hints' (``null`` for a spectator)."""
     legal_text = dumps([str(a) for a in legal])
     events_text = dumps([event_json(e) for e in events])
     return (
         f'{{"type":"view","seq":{seq},"view":{{{own},{shared}}},"legal":{legal_text},"events":{events_text},'
-        f'"room":{room},"hints":{dumps(hints)}}}'
+        f'"room":{room},"hints":{hints}}}'
     )
 
 
