@@ -11,8 +11,10 @@ kept until the last one is in; then the engine resolves them together (win befor
 Nothing changes in between, so no seat's observation shows another's answer, and a seat the engine does not
 ask (it can do nothing with the discard) is never selected. Drawing is automatic.
 
-Observations come from ``game.view(seat)`` only (RULES.md R12): ``{"observation": float32 (90, 27),
-"action_mask": int8 (584,)}``; the mask is all zeros except for the selected agent. Rewards are each seat's
+Observations hold what the seat may see only (RULES.md R12): ``{"observation": float32 (90, 27),
+"action_mask": int8 (584,)}``, the planes exactly ``encode(game.view(seat))``, kept up to date from the hand's
+events by a :class:`~sichuan_mahjong.rl.tracker.PlaneTracker` rather than rebuilt; the mask is all zeros
+except for the selected agent. Rewards are each seat's
 points for the hand × ``reward_scale``, given when the hand ends (every agent is then terminated) and zero
 before; they sum to zero. An action that is not legal raises :class:`~sichuan_mahjong.IllegalActionError`
 naming it and the legal ones (wrap the env in ``pettingzoo.utils.wrappers.TerminateIllegalWrapper`` to end
@@ -40,8 +42,6 @@ from pettingzoo import AECEnv
 
 from sichuan_mahjong.game.actions import Action
 from sichuan_mahjong.game.state import Game
-from sichuan_mahjong.game.view import Observation
-from sichuan_mahjong.rl.encode import Encoder
 from sichuan_mahjong.rl.render import table_text
 from sichuan_mahjong.rl.spaces import (
     Obs,
@@ -51,9 +51,10 @@ from sichuan_mahjong.rl.spaces import (
     check_game,
     check_render_mode,
     checked_action,
+    legal_mask,
     observation_space,
-    observe_view,
 )
+from sichuan_mahjong.rl.tracker import PlaneTracker
 from sichuan_mahjong.rules import Rules
 
 __all__ = ["AGENTS", "env", "raw_env"]
@@ -83,9 +84,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801  # PettingZoo's name;
         self.observation_spaces = dict.fromkeys(AGENTS, obs_space)
         self.action_spaces = dict.fromkeys(AGENTS, act_space)
         self._hand_seeds = random.Random(seed)
-        self._encoder = Encoder()
+        self._tracker = PlaneTracker()
         self.game: Game | None = None
-        self._views: list[Observation | None] = [None] * 4
         self._pending: dict[int, list[Action]] = {}
         self._queue: list[int] = []
         self._answers: dict[int, Action] = {}
@@ -119,13 +119,15 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801  # PettingZoo's name;
         self.truncations = dict.fromkeys(AGENTS, False)
         self.infos = {a: {} for a in AGENTS}
         self._answers = {}
-        self._views = [None] * 4
+        self._tracker.reset(self.game)
         self._ask()
 
     def observe(self, agent: str) -> Obs:
         seat = self._seat[agent]
-        view = self._view(seat)
-        return observe_view(self._encoder, view, agent == self.agent_selection and seat in self._pending)
+        if self.game is None:
+            raise RuntimeError("call reset() before observing or rendering")
+        legal = self._pending.get(seat) if agent == self.agent_selection else None
+        return {"observation": self._tracker.observe(seat), "action_mask": legal_mask(legal or ())}
 
     def step(self, action: Any) -> None:
         if self.game is None:
@@ -135,16 +137,16 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801  # PettingZoo's name;
             self._was_dead_step(action)
             return
         seat = self._seat[agent]
-        self._answers[seat] = checked_action(action, self._pending[seat], agent)
+        answers = self._answers
+        answers[seat] = checked_action(action, self._pending[seat], agent)
         self._cumulative_rewards[agent] = 0.0
         queue = self._queue
-        if len(self._answers) < len(queue):
-            self.agent_selection = AGENTS[queue[len(self._answers)]]
+        if len(answers) < len(queue):
+            self.agent_selection = AGENTS[queue[len(answers)]]
         else:
-            game = self._game()
-            game.step(self._answers)
+            game = self.game
+            game.step(answers)
             self._answers = {}
-            self._views = [None] * 4
             if game.is_over:
                 self._finish(game)
             else:
@@ -156,14 +158,14 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801  # PettingZoo's name;
         """The table as the selected agent sees it: ``ansi`` returns the text, ``human`` prints it."""
         if self.render_mode is None:
             return None
-        text = table_text(self._view(self._seat[self.agent_selection]), AGENTS)
+        text = table_text(self._game().view(self._seat[self.agent_selection]), AGENTS)
         if self.render_mode == "human":
             print(text)
             return None
         return text
 
     def close(self) -> None:
-        self._views = [None] * 4
+        pass
 
     # ------------------------------------------------------------------------------------------ inside
     def _game(self) -> Game:
@@ -171,20 +173,13 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801  # PettingZoo's name;
             raise RuntimeError("call reset() before observing or rendering")
         return self.game
 
-    def _view(self, seat: int) -> Observation:
-        view = self._views[seat]
-        if view is None:
-            view = self._views[seat] = self._game().view(seat)
-        return view
-
     def _ask(self) -> None:
         """Queue the seats the engine asks now, in play order from the seat on turn (the dealer in set-up)."""
         pending = self._pending = self._game().to_act()
         if len(pending) == 1:
             self._queue = list(pending)
         else:
-            first = next(iter(pending))
-            turn = self._view(first).turn
+            turn = self._tracker.sync().turn
             self._queue = sorted(pending, key=lambda s: (s - turn) % 4)
         self.agent_selection = AGENTS[self._queue[0]]
 

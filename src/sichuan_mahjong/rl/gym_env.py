@@ -34,7 +34,6 @@ import numpy.typing as npt
 from sichuan_mahjong.agents import Agent, make_agent
 from sichuan_mahjong.game.actions import NUM_ACTIONS, Action, IllegalActionError
 from sichuan_mahjong.game.state import Game
-from sichuan_mahjong.rl.encode import Encoder
 from sichuan_mahjong.rl.render import table_text
 from sichuan_mahjong.rl.spaces import (
     RENDER_MODES,
@@ -46,8 +45,8 @@ from sichuan_mahjong.rl.spaces import (
     checked_action,
     legal_mask,
     observation_space,
-    observe_view,
 )
+from sichuan_mahjong.rl.tracker import PlaneTracker
 from sichuan_mahjong.rules import Rules
 
 __all__ = ["SichuanMahjongEnv"]
@@ -101,7 +100,7 @@ class SichuanMahjongEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self.render_mode = check_render_mode(render_mode)
         self.observation_space = observation_space()
         self.action_space = action_space()
-        self._encoder = Encoder()
+        self._tracker = PlaneTracker()
         self.game: Game | None = None
         self._bots: dict[int, Agent] = {}
         self._done = True
@@ -112,6 +111,7 @@ class SichuanMahjongEnv(gymnasium.Env[dict[str, Any], np.int64]):
         while True:
             rng = self.np_random
             game = self.game = Game(self.rules, seed=int(rng.integers(_SEED_BOUND)))
+            self._tracker.reset(game)
             others = [(self.seat + k) % 4 for k in (1, 2, 3)]
             self._bots = {
                 s: make_agent(spec, int(rng.integers(_SEED_BOUND))) if isinstance(spec, str) else spec
@@ -187,7 +187,8 @@ class SichuanMahjongEnv(gymnasium.Env[dict[str, Any], np.int64]):
 
     def _observe(self) -> Obs:
         game = self._game()
-        return observe_view(self._encoder, game.view(self.seat), not self._done and not game.is_over)
+        legal = game.to_act().get(self.seat) if not self._done else None
+        return {"observation": self._tracker.observe(self.seat), "action_mask": legal_mask(legal or ())}
 
     def _game(self) -> Game:
         if self.game is None:

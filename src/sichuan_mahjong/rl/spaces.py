@@ -16,8 +16,7 @@ from gymnasium import spaces
 
 from sichuan_mahjong.game.actions import NUM_ACTIONS, Action, IllegalActionError
 from sichuan_mahjong.game.state import Game
-from sichuan_mahjong.game.view import Observation
-from sichuan_mahjong.rl.encode import OBS_SHAPE, Encoder, plane_bounds
+from sichuan_mahjong.rl.encode import OBS_SHAPE, plane_bounds
 from sichuan_mahjong.rules import Rules
 
 __all__ = [
@@ -30,14 +29,14 @@ __all__ = [
     "checked_action",
     "legal_mask",
     "observation_space",
-    "observe_view",
 ]
 
 Obs = dict[str, npt.NDArray[Any]]
 RENDER_MODES: Final = ("human", "ansi")
 
 #: Index of each shared Action instance by identity: the engine only hands out the shared ones.
-_INDEX_BY_ID: Final = {id(a): i for i in range(NUM_ACTIONS) for a in (Action.from_index(i),)}
+_BY_INDEX: Final = tuple(Action.from_index(i) for i in range(NUM_ACTIONS))
+_INDEX_BY_ID: Final = {id(a): i for i, a in enumerate(_BY_INDEX)}
 
 
 def observation_space() -> spaces.Dict:
@@ -64,21 +63,18 @@ def legal_mask(legal: Sequence[Action]) -> npt.NDArray[np.int8]:
     return mask
 
 
-def observe_view(encoder: Encoder, view: Observation, asked: bool) -> Obs:
-    """The observation dict of one seat's view; the mask is all zeros unless the seat is ``asked`` now."""
-    mask = legal_mask(view.legal) if asked else np.zeros(NUM_ACTIONS, dtype=np.int8)
-    return {"observation": encoder(view), "action_mask": mask}
-
-
 def checked_action(action: object, legal: Sequence[Action], who: str) -> Action:
     """The legal :class:`Action` at flat index ``action`` (an int or a numpy integer), or a clear error."""
-    try:
-        index = int(action)  # type: ignore[call-overload]
-    except (TypeError, ValueError):
-        raise IllegalActionError(f"{who}: an action is an int 0..{NUM_ACTIONS - 1}, got {action!r}") from None
-    if not 0 <= index < NUM_ACTIONS or isinstance(action, bool):
-        raise IllegalActionError(f"{who}: an action is an int 0..{NUM_ACTIONS - 1}, got {action!r}")
-    a = Action.from_index(index)
+    if type(action) is int and 0 <= action < NUM_ACTIONS:  # the common case, checked first
+        index = action
+    else:
+        try:
+            index = int(action)  # type: ignore[call-overload]
+        except (TypeError, ValueError):
+            raise IllegalActionError(f"{who}: an action is an int 0..{NUM_ACTIONS - 1}, got {action!r}") from None
+        if not 0 <= index < NUM_ACTIONS or isinstance(action, bool):
+            raise IllegalActionError(f"{who}: an action is an int 0..{NUM_ACTIONS - 1}, got {action!r}")
+    a = _BY_INDEX[index]
     for x in legal:
         if x is a:
             return a
