@@ -11,7 +11,7 @@ from pettingzoo.test import api_test
 
 import sichuan_mahjong as sm
 from sichuan_mahjong.game.actions import PASS
-from sichuan_mahjong.rl import AGENTS, env, raw_env
+from sichuan_mahjong.rl import AGENTS, encode, env, raw_env
 
 PRESET_NAMES = sorted(sm.PRESETS)
 
@@ -35,7 +35,7 @@ def test_pettingzoo_api_test(rules: str) -> None:
 
 
 @pytest.mark.parametrize("preset", PRESET_NAMES)
-def test_mask_is_the_engines_legal_actions_at_every_step(preset: str) -> None:
+def test_mask_and_planes_are_the_engines_legal_actions_and_encode_at_every_step(preset: str) -> None:
     e = env(rules=preset, seed=11)
     rng = np.random.default_rng(5)
     steps = 0
@@ -46,15 +46,19 @@ def test_mask_is_the_engines_legal_actions_at_every_step(preset: str) -> None:
             obs, reward, terminated, truncated, _ = e.last()
             if terminated:
                 assert game.is_over and not obs["action_mask"].any()
+                assert np.array_equal(obs["observation"], encode(game.view(AGENTS.index(agent))))
                 e.step(None)
                 continue
             seat = AGENTS.index(agent)
             pending = game.to_act()
             assert seat in pending
             assert set(np.flatnonzero(obs["action_mask"])) == {a.index for a in pending[seat]}
+            assert np.array_equal(obs["observation"], encode(game.view(seat)))  # the tracked planes are encode's
             for other in AGENTS:  # nobody else's mask is set
                 if other != agent:
-                    assert not e.observe(other)["action_mask"].any()
+                    theirs = e.observe(other)
+                    assert not theirs["action_mask"].any()
+                    assert np.array_equal(theirs["observation"], encode(game.view(AGENTS.index(other))))
             assert reward == 0.0 and not truncated
             e.step(_random_action(obs, rng))
             steps += 1
