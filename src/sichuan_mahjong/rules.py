@@ -131,13 +131,16 @@ class Rules:
         return self.replace(**{key: _parse_option(key, text) for key, text in options.items()})
 
     def to_dict(self) -> dict[str, object]:
-        out = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        out = {name: getattr(self, name) for name in _FIELD_NAMES}
         out["extra_fans"] = sorted(self.extra_fans)
         return out
 
     @classmethod
     def from_dict(cls, data: Mapping[str, object]) -> Rules:
         return cls().replace(**dict(data))
+
+
+_FIELD_NAMES: Final = tuple(f.name for f in dataclasses.fields(Rules))
 
 
 def _parse_option(key: str, text: str) -> object:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Final
 
 from sichuan_mahjong.hand.analysis import waits
@@ -438,6 +439,7 @@ def _kong_count(name: str, value: bool | int) -> int:
     return int(value)
 
 
+@lru_cache(maxsize=64)
 def own_fan_rules(rules: Rules) -> Rules:
     """The rules a hand's own fan (叫牌番数) is counted under: shape + roots + 报叫, capped, no house extra.
 

@@ -152,10 +152,12 @@ class Action:
 
     @property
     def index(self) -> int:
-        return _INDEX_OF[self]
+        i = _INDEX_BY_ID.get(id(self))  # the shared instance, without hashing the dataclass
+        return _INDEX_OF[self] if i is None else i
 
     def __str__(self) -> str:
-        return _TEXT_OF[self]
+        text = _TEXT_BY_ID.get(id(self))
+        return _TEXT_OF[self] if text is None else text
 
     def __repr__(self) -> str:
         return f"Action.parse('{self}')"
@@ -193,6 +195,9 @@ _BY_INDEX, _EXCHANGE = _build()
 NUM_ACTIONS: Final = len(_BY_INDEX)
 _INDEX_OF: Final = {a: i for i, a in enumerate(_BY_INDEX)}
 _TEXT_OF: Final = {a: _text(a) for a in _BY_INDEX}
+# The same, keyed by the identity of the shared instances (alive as long as the module, so ids never recur).
+_INDEX_BY_ID: Final = {id(a): i for i, a in enumerate(_BY_INDEX)}
+_TEXT_BY_ID: Final = {id(a): _TEXT_OF[a] for a in _BY_INDEX}
 _BY_TEXT: Final = {text: a for a, text in _TEXT_OF.items()}
 _SIMPLE: Final = {
     a.kind.value: a

@@ -17,6 +17,7 @@ import json
 import random
 from bisect import bisect_left, insort
 from collections.abc import Iterable, Mapping, Sequence
+from functools import lru_cache
 from itertools import combinations_with_replacement, compress
 from typing import Any, Final
 
@@ -64,6 +65,28 @@ _EXCHANGE_OF: Final = {
 }
 _EXCHANGE_TARGET: Final = {"clockwise": 3, "counterclockwise": 1, "across": 2}
 _DICE_DIRECTION: Final = ("across", "counterclockwise", "clockwise")  # by (sum of the two dice) % 3
+
+
+@lru_cache(maxsize=1 << 14)
+def _suit_exchanges(suit: int, key: int) -> tuple[Action, ...]:
+    """The 换三张 choices within one suit of a hand whose base-5 key for that suit is ``key`` (R10), in order."""
+    c = [key // POW5[r] % 5 for r in range(9)]
+    ranks = [r for r in range(9) if c[r]]
+    out: list[Action] = []
+    base = suit * 9
+    n = len(ranks)
+    for i in range(n):
+        a = ranks[i]
+        for j in range(i, n):
+            b = ranks[j]
+            if b == a and c[a] < 2:
+                continue
+            for k in range(j, n):
+                x = ranks[k]
+                if x == b and c[x] < (3 if a == b else 2):
+                    continue
+                out.append(_EXCHANGE_OF[base + a, base + b, base + x])
+    return tuple(out)
 
 
 def _tiles_arg(tiles: str | Iterable[TileLike]) -> list[int]:
@@ -205,9 +228,12 @@ class Game:
         self._kongs: list[KongRecord] = []
         self._ledger = Ledger()
         self._result: Settlement | None = None
-        for s in range(4):
+        for s in range(4):  # as _add, tile by tile, in one pass
+            counts, keys = self._counts[s], self._keys[s]
             for t in hands[s]:
-                self._add(s, t)
+                counts[t] += 1
+                keys[t // 9] += POW5[t % 9]
+            self._sorted[s] = sorted(hands[s])
         self._drawn[dealer] = hands[dealer][-1]
         self._emit(
             "deal",
@@ -293,23 +319,8 @@ class Game:
 
     def _exchange_options(self, s: int) -> list[Action]:
         """Every multiset of three tiles of one suit the seat holds, in ``combinations_with_replacement`` order."""
-        c = self._counts[s]
-        out: list[Action] = []
-        for suit in range(3):
-            kinds = [t for t in range(suit * 9, suit * 9 + 9) if c[t]]
-            n = len(kinds)
-            for i in range(n):
-                a = kinds[i]
-                for j in range(i, n):
-                    b = kinds[j]
-                    if b == a and c[a] < 2:
-                        continue
-                    for k in range(j, n):
-                        x = kinds[k]
-                        if x == b and c[x] < (3 if a == b else 2):
-                            continue
-                        out.append(_EXCHANGE_OF[a, b, x])
-        return out
+        keys = self._keys[s]
+        return [*_suit_exchanges(0, keys[0]), *_suit_exchanges(1, keys[1]), *_suit_exchanges(2, keys[2])]
 
     def _do_exchange(self, answers: Mapping[int, Action]) -> None:
         direction = self.rules.exchange_direction

@@ -142,6 +142,18 @@ _WALL_ROW: Final = tuple(_row(_scaled(n, 1 / WALL_TILES)) for n in range(109))
 _OTHERS: Final = tuple(tuple(o for o in range(4) if o != s) for s in range(4))
 
 
+def _initial() -> Array:
+    """The table before the deal: every seat active, every copy of every kind unseen."""
+    table = np.zeros((_TABLE_ROWS, _K), dtype=np.float32)
+    table[_ACTIVE : _ACTIVE + 4] = 1.0
+    for s in range(4):
+        table[_private(s, _MY_UNSEEN) : _private(s, _MY_UNSEEN) + 4] = 1.0
+    return table
+
+
+_INITIAL: Final = _initial()
+
+
 class PlaneTracker:
     """The planes of every seat of one :class:`Game`, updated from its events as they come (see module doc).
 
@@ -186,7 +198,7 @@ class PlaneTracker:
     def reset(self, game: Game) -> None:
         """Follow ``game`` from its first event (a game handed over mid-hand is caught up at once)."""
         self._game = game
-        self._table.fill(0.0)
+        np.copyto(self._table, _INITIAL)
         self._bloody = game.rules.bloody
         self._hand = [[0] * _K for _ in range(4)]
         self._seen = [[0] * _K for _ in range(4)]
@@ -208,11 +220,6 @@ class PlaneTracker:
         self._last_win: tuple[int | None, int, set[int]] | None = None  # (from_seat, tile, winners) of the group
         self._lock_asked: set[int] = set()  # seats whose 过水 lock to read from their view
         self._n = 0
-        rows = self._rowv
-        for s in range(4):
-            rows[_ACTIVE + s].fill(1.0)
-            for j in range(4):
-                rows[_private(s, _MY_UNSEEN) + j].fill(1.0)
         self.sync()
 
     # ------------------------------------------------------------------------------------------ reading
