@@ -34,9 +34,8 @@ __all__ = [
 Obs = dict[str, npt.NDArray[Any]]
 RENDER_MODES: Final = ("human", "ansi")
 
-#: Index of each shared Action instance by identity: the engine only hands out the shared ones.
+#: Every action by its flat index (Action.from_index without its range check, done before).
 _BY_INDEX: Final = tuple(Action.from_index(i) for i in range(NUM_ACTIONS))
-_INDEX_BY_ID: Final = {id(a): i for i, a in enumerate(_BY_INDEX)}
 
 
 def observation_space() -> spaces.Dict:
@@ -56,10 +55,8 @@ def action_space() -> spaces.Discrete:
 def legal_mask(legal: Sequence[Action]) -> npt.NDArray[np.int8]:
     """1 at the flat index of each legal action, 0 elsewhere."""
     mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-    index = _INDEX_BY_ID
     for a in legal:
-        i = index.get(id(a))
-        mask[a.index if i is None else i] = 1
+        mask[a.index] = 1  # Action.index finds the shared instances by identity
     return mask
 
 
