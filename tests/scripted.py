@@ -88,3 +88,16 @@ def robbed_kong_deal() -> tuple[sm.Game, list[dict[int, str]]]:
     script = [{0: "discard 4m"}, {1: "pung", 2: "pass"}, {1: "discard 2s"}, {2: "discard 9p"}]
     script += [{3: "discard 3s"}, {0: "discard 2p"}, {1: "added_kong 4m"}]
     return game, script
+
+
+def offered_win_deal() -> sm.Game:
+    """Seat 1 deals and discards 9p, which seat 0 (waiting on 6p 9p) may now win on or pass (no 报叫 asked)."""
+    hands = [
+        "1m1m2m3m4m5m6m7m2p3p4p7p8p",
+        "9p5m8m5p1s4s7s9s1p3p6m2s2m1s",
+        "2p3p4p6p7p8p3s3s8s8s7s5s6s",
+        "1m2m3m4m5m6m7m8m9m9p9p4p1s",
+    ]
+    game = sm.Game.setup(sm.Rules(declare_ready=False), hands, wall="9p", dealer=1, seed=1)
+    game.step({1: sm.Action.parse("discard 9p")})
+    return game

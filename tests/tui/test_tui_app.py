@@ -22,6 +22,7 @@ from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets import Input, Static
 
+from scripted import offered_win_deal
 from sichuan_mahjong.agents import make_agent
 from sichuan_mahjong.cli import main
 from sichuan_mahjong.game import Action, ActionKind, Game, Observation
@@ -640,20 +641,13 @@ class Passer:
 def test_a_passed_win_shows_its_badge_and_explains_a_refused_hu(tmp_path: Path) -> None:
     # a scripted hand at the table: seat 1 deals and discards 9p; you (seat 0, waiting on 6p 9p) pass the win
     # with x; seat 2 then discards 9p too: h is refused under 过水不胡 by the view's lock, and the badge shows
-    hands = [
-        "1m1m2m3m4m5m6m7m2p3p4p7p8p",
-        "9p5m8m5p1s4s7s9s1p3p6m2s2m1s",
-        "2p3p4p6p7p8p3s3s8s8s7s5s6s",
-        "1m2m3m4m5m6m7m8m9m9p9p4p1s",
-    ]
 
     async def go() -> None:
         app = MahjongApp(settings(tmp_path, records=None, delay=60))  # the bots wait: the test moves them
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
             table = app.table_screen
-            game = Game.setup(Rules(declare_ready=False), hands, wall="9p", dealer=1, seed=1)
-            game.step({1: Action.parse("discard 9p")})
+            game = offered_win_deal()
             if table._bot_timer is not None:  # a move of the seeded hand's bots, scheduled on mounting
                 table._bot_timer.stop()
                 table._bot_timer = None

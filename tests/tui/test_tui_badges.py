@@ -4,18 +4,11 @@ from __future__ import annotations
 
 from rich.text import Text
 
-import sichuan_mahjong as sm
+from scripted import offered_win_deal
 from sichuan_mahjong.game import Action, Game, Observation
 from sichuan_mahjong.tui.badges import append_seat_badges, pass_lock_badge
 
 A = Action.parse
-#: Seat 1 deals and discards 9p, which seat 0 (waiting on 6p 9p) may win on; seat 2 draws 9p next.
-HANDS = [
-    "1m1m2m3m4m5m6m7m2p3p4p7p8p",
-    "9p5m8m5p1s4s7s9s1p3p6m2s2m1s",
-    "2p3p4p6p7p8p3s3s8s8s7s5s6s",
-    "1m2m3m4m5m6m7m8m9m9p9p4p1s",
-]
 
 
 def badges(view: Observation, seat: int, lang: str = "en") -> str:
@@ -25,8 +18,8 @@ def badges(view: Observation, seat: int, lang: str = "en") -> str:
 
 
 def offered_game() -> Game:
-    game = Game.setup(sm.Rules(declare_ready=False), HANDS, wall="9p", dealer=1, seed=1)
-    game.step({1: A("discard 9p")})
+    """Seat 1 has discarded 9p, which seat 0 may win on; seat 2 draws 9p next."""
+    game = offered_win_deal()
     assert A("hu") in game.to_act()[0]
     return game
 
