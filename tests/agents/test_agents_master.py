@@ -107,3 +107,26 @@ def test_scope_limits_what_is_searched(scope: str, kinds: set[str]) -> None:
         assert all(str(a).split()[0] in kinds | {"concealed_kong", "added_kong"} for a in cands)
         seen += len(cands) > 1
     assert seen > 0
+
+
+def test_undecided_challengers_are_sampled_further() -> None:
+    """max_samples: more play-outs where the first ones leave the best challenger undecided, never fewer."""
+    views = searched_views("seed", range(6), 16)
+    counted: list[int] = []
+
+    class Counting(MasterAgent):
+        @staticmethod
+        def _best(
+            candidates: list[Action], values: list[list[float]], choice: Action, live: list[int]
+        ) -> tuple[int | None, float]:
+            counted.append(len(values[candidates.index(choice)]))
+            return MasterAgent._best(candidates, values, choice, live)
+
+    for v in views:
+        Counting(seed=3, samples=4).act(v, v.legal)
+    fixed = list(counted)
+    counted.clear()
+    for v in views:
+        Counting(seed=3, samples=4, max_samples=12).act(v, v.legal)
+    assert set(fixed) == {4}
+    assert min(counted) == 4 and max(counted) > 4 and max(counted) <= 12

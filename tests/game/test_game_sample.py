@@ -9,7 +9,7 @@ import pytest
 
 import sichuan_mahjong as sm
 from sichuan_mahjong.agents import make_agent
-from sichuan_mahjong.game.sample import SampleError, sample_game, unseen_pool
+from sichuan_mahjong.game.sample import SHED, SampleError, _implied_void, sample_game, unseen_pool
 from sichuan_mahjong.game.state import Game
 from sichuan_mahjong.game.view import Observation
 from sichuan_mahjong.hand.analysis import shanten_keys
@@ -71,11 +71,12 @@ def tile_counts(game: Game) -> list[int]:
 
 
 @pytest.mark.parametrize("preset", ["seed", "app", "bloody", "standard_kong"])
-def test_sample_agrees_with_the_view_and_plays_on(preset: str) -> None:
+@pytest.mark.parametrize("inferred", [False, True])
+def test_sample_agrees_with_the_view_and_plays_on(preset: str, inferred: bool) -> None:
     rng = random.Random(1)
     checked = played = 0
     for _, view in decision_views(preset, range(3)):
-        game = sample_game(view, rng)
+        game = sample_game(view, rng, implied_voids=inferred, shaped=30 if inferred else 0)
         again = game.view(view.seat)
         for name in PUBLIC:
             assert getattr(again, name) == getattr(view, name), name
@@ -93,14 +94,15 @@ def test_sample_agrees_with_the_view_and_plays_on(preset: str) -> None:
     assert checked > 100 and played > 10
 
 
-def test_sample_draws_only_from_the_unseen_tiles() -> None:
+@pytest.mark.parametrize("shaped", [0, 30])
+def test_sample_draws_only_from_the_unseen_tiles(shaped: int) -> None:
     """The others' hands and the wall together are exactly the tiles this seat cannot account for."""
     rng = random.Random(2)
     n = 0
     for _, view in decision_views("seed", range(2)):
         if view.wins or any(view.hidden_kongs):
             continue
-        game = sample_game(view, rng)
+        game = sample_game(view, rng, implied_voids=True, shaped=shaped)
         hidden = [0] * 27
         for s in range(4):
             if s != view.seat:
@@ -153,3 +155,66 @@ def test_only_decisions_of_the_hand_in_play_are_sampled() -> None:
     idle = next(s for s in range(4) if s not in game.to_act())
     with pytest.raises(SampleError, match=f"seat {idle} is not asked"):
         sample_game(game.view(idle), random.Random(0))
+
+
+def _shanten_of(game: Game, s: int) -> int:
+    keys = [sum(game._counts[s][u * 9 + r] * POW5[r] for r in range(9)) for u in range(3)]
+    return shanten_keys(keys, len(game._melds[s]), game._meld_suits[s], game._voids[s])
+
+
+def test_a_suit_shed_by_play_is_held_by_no_one_who_shed_it() -> None:
+    """No 定缺 (seed rules): a seat that discarded a suit early and not lately is sampled without it."""
+    rng = random.Random(4)
+    shed = plain_holds = 0
+    for _, view in decision_views("seed", range(8)):
+        for s in range(4):
+            v = _implied_void(view, s)
+            if s == view.seat or v is None or not view.active[s] or view.wins:
+                continue
+            inferred = sample_game(view, rng, implied_voids=True)
+            assert not any(inferred._counts[s][v * 9 : v * 9 + 9]), (s, v)
+            plain = sample_game(view, rng)
+            plain_holds += any(plain._counts[s][v * 9 : v * 9 + 9])
+            shed += 1
+    assert shed > 40 and plain_holds > shed // 2
+
+
+def test_implied_void_reads_the_river() -> None:
+    """Shed early (at least SHED of the first eight discards), not melded, none of it lately; 定缺 overrides."""
+    found = 0
+    for _, view in decision_views("seed", range(2)):
+        for s in range(4):
+            v = _implied_void(view, s)
+            river = view.discards[s]
+            if v is None:
+                continue
+            assert sum(tile.index // 9 == v for tile in river[:8]) >= SHED
+            assert all(tile.index // 9 != v for tile in river[-SHED:])
+            assert all(m.tile_index // 9 != v for m in view.melds[s])
+            shed = next(tile for tile in river if tile.index // 9 == v)
+            again = view._replace(discards=tuple((*d, shed) if o == s else d for o, d in enumerate(view.discards)))
+            assert _implied_void(again, s) is None  # discarded again just now: still shedding it
+            declared = view._replace(voids=tuple((v + 1) % 3 if o == s else x for o, x in enumerate(view.voids)))
+            assert _implied_void(declared, s) is None  # 定缺 speaks for itself
+            found += 1
+    assert found > 20
+
+
+def test_shaped_hands_are_as_near_ready_as_played_ones() -> None:
+    """A random deal of the unseen tiles is far from ready; shaped samples come near the real hands."""
+    rng = random.Random(5)
+    real = plain = shaped = n = 0
+    for game, view in decision_views("seed", range(4)):
+        if view.phase != "play" or len(view.discards[view.seat]) < 6:
+            continue
+        a = sample_game(view, rng, implied_voids=True)
+        b = sample_game(view, rng, implied_voids=True, shaped=30)
+        for s in range(4):
+            if s != view.seat and view.active[s] and not view.ready[s]:
+                real += _shanten_of(game, s)
+                plain += _shanten_of(a, s)
+                shaped += _shanten_of(b, s)
+                n += 1
+    assert n > 100
+    assert plain / n > real / n + 1.0  # the plain samples lag the real hands by more than a step
+    assert abs(shaped - real) / n < 0.5

@@ -7,14 +7,20 @@ it matters and the expert's own prices are close, the master plays the hand out 
   within :data:`MARGIN` of the best (at most :data:`TOP`), and any kong offered; on a discard it could claim,
   pass, pung and kong;
 * **determinization**: :func:`~sichuan_mahjong.game.sample.sample_game` draws the hidden tiles (the others'
-  hands and the wall) consistent with this seat's view alone: unseen counts, voids, 报叫, hand sizes;
+  hands and the wall) consistent with this seat's view alone: unseen counts, voids (declared, or shed by play),
+  报叫, hand sizes; each other hand is then played :data:`SHAPED` turns at most (two more than its discards:
+  draw, give back the tile it needs least), so that it is as near ready as a hand played that long (a random
+  deal of the unseen tiles is two steps of shanten behind the real hands by mid-hand, which made the
+  opponents of the play-outs far too slow);
 * **play-out**: each candidate is played on the same samples (common random numbers: the same hidden tiles
   and the same bots) to the end of the hand, this seat by the expert (so a plan for value, such as a pung
   towards 清一色, is played as the expert would) and the others by a fast shanten bot (``efficient`` without
   its ukeire tie-break); its value is this seat's points from now on;
 * **choice**: the candidate with the best mean replaces the expert's choice only when its mean gain over the
   expert's choice on the same samples exceeds :data:`Z` standard errors (and :data:`MIN_GAIN`): search
-  corrects the expert where the play-outs clearly disagree, and noise never overrules it.
+  corrects the expert where the play-outs clearly disagree, and noise never overrules it. With ``max_samples``
+  above ``samples``, an undecided best challenger (a gain between 0.5 and :data:`Z` standard errors) and the
+  expert's choice are sampled further, ``samples`` at a time, up to ``max_samples``.
 
 ``samples`` (play-outs per candidate) and ``think_ms`` (a time budget per decision that stops sampling early)
 trade time for strength; ``policy`` (:data:`POLICIES`) picks the play-out bots and ``scope`` (:data:`SCOPES`)
@@ -49,6 +55,9 @@ TOP = 3
 Z = 1.5
 #: ... and at least this many points.
 MIN_GAIN = 0.1
+#: Each other hand in a sample is played this many turns at most (two more than its discards) before the
+#: play-out, so that it is as near ready as a played hand (``sample_game(shaped=...)``).
+SHAPED = 30
 #: Search discards only when the best leaves the hand this close to ready (shanten).
 NEAR = 1
 
@@ -66,6 +75,9 @@ class MasterAgent(ExpertAgent):
         policy: str = "mixed",
         scope: str = "all",
         z: float = Z,
+        implied_voids: bool = True,
+        max_samples: int | None = None,
+        shaped: int = SHAPED,
     ) -> None:
         super().__init__(seed)
         if samples < 2:
@@ -79,6 +91,9 @@ class MasterAgent(ExpertAgent):
         self.policy = policy
         self.scope = scope
         self.z = z
+        self.implied_voids = implied_voids
+        self.shaped = shaped
+        self.max_samples = samples if max_samples is None else max(samples, max_samples)
         self.searched = 0  # decisions searched, and of those, overruled (for the benchmarks)
         self.overruled = 0
 
@@ -123,40 +138,74 @@ class MasterAgent(ExpertAgent):
     def _search(self, view: Observation, candidates: list[Action], choice: Action) -> Action:
         start = time.perf_counter()
         budget = None if self.think_ms is None else self.think_ms / 1000.0
-        seeds = [self.rng.getrandbits(48) for _ in range(self.samples)]
         values: list[list[float]] = [[] for _ in candidates]
-        for seed in seeds:
-            row = []
+        live = list(range(len(candidates)))  # the candidates still sampled (the expert's choice always)
+        target = self.samples
+        while True:
+            seed = self.rng.getrandbits(48)
             try:
-                for a in candidates:
-                    row.append(_play_out(view, a, seed, self.policy))
+                row = [(i, self._play_out(view, candidates[i], seed)) for i in live]
             except SampleError:
-                return choice
-            for i, v in enumerate(row):
-                values[i].append(v)
-            if budget is not None and time.perf_counter() - start > budget and len(values[0]) >= 2:
+                if not values[0]:
+                    return choice
                 break
-        self.searched += 1
-        base = values[candidates.index(choice)]
-        n = len(base)
-        best, best_gain = choice, 0.0
-        for a, vals in zip(candidates, values, strict=True):
-            if a is choice:
+            for i, v in row:
+                values[i].append(v)
+            n = len(values[live[0]])
+            if budget is not None and time.perf_counter() - start > budget and n >= 2:
+                break
+            if n < target:
                 continue
-            diffs = [x - y for x, y in zip(vals, base, strict=True)]
+            # Undecided: the best challenger gains, but not clearly. Sample it and the expert's choice more.
+            best_i, t = self._best(candidates, values, choice, live)
+            if best_i is None or t >= self.z or t < 0.5 or target >= self.max_samples:
+                break
+            live = [candidates.index(choice), best_i]
+            target = min(self.max_samples, target + self.samples)
+        self.searched += 1
+        best_i, t = self._best(candidates, values, choice, live)
+        if best_i is None or t < self.z:
+            return choice
+        self.overruled += 1
+        return candidates[best_i]
+
+    def _play_out(self, view: Observation, action: Action, seed: int) -> float:
+        return _play_out(view, action, seed, self.policy, self.implied_voids, self.shaped)
+
+    @staticmethod
+    def _best(
+        candidates: list[Action], values: list[list[float]], choice: Action, live: list[int]
+    ) -> tuple[int | None, float]:
+        """The challenger with the best mean gain (at least MIN_GAIN) over the expert's choice, and its t."""
+        c = candidates.index(choice)
+        base = values[c]
+        n = len(base)
+        best_i: int | None = None
+        if n < 2:
+            return None, 0.0
+        best_gain, best_t = 0.0, 0.0
+        for i in live:
+            if i == c:
+                continue
+            diffs = [x - y for x, y in zip(values[i][:n], base, strict=True)]
             mean = sum(diffs) / n
             var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
             se = math.sqrt(var / n)
-            if mean > best_gain and mean >= MIN_GAIN and mean > self.z * se:
-                best, best_gain = a, mean
-        if best is not choice:
-            self.overruled += 1
-        return best
+            if mean > best_gain and mean >= MIN_GAIN:
+                best_i, best_gain, best_t = i, mean, (mean / se if se > 0 else math.inf)
+        return best_i, best_t
 
 
-def _play_out(view: Observation, action: Action, seed: int, policy: str = "mixed") -> float:
+def _play_out(
+    view: Observation,
+    action: Action,
+    seed: int,
+    policy: str = "mixed",
+    implied_voids: bool = True,
+    shaped: int = SHAPED,
+) -> float:
     """This seat's points from now to the end of the hand, after ``action``, on the sample drawn by ``seed``."""
-    game = sample_game(view, random.Random(seed))
+    game = sample_game(view, random.Random(seed), implied_voids=implied_voids, shaped=shaped)
     me = view.seat
     own, others = _POLICIES[policy]
     bots = [(own if s == me else others)(seed + s) for s in range(4)]

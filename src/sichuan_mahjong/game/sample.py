@@ -13,8 +13,15 @@ What the sample respects (the inferences a player can make from the view alone):
 * 定缺 (R3.2): a seat whose last discard is outside its void suit holds none of that suit (void tiles must go
   first; dropped when too few tiles remain for it, as when a void discard was claimed off the river), and a
   concealed kong is never of the void suit;
+* the void chosen by play (no 定缺, as in the source): a seat that has shed one suit (at least
+  :data:`SHED` of its first eight discards, none melded) and whose last :data:`SHED` discards are of the other
+  suits is taken to hold none of it (``implied_voids``; dropped when too few tiles remain for it);
 * 报叫: a seat that declared ready holds a ready hand (rejection sampling, a bounded number of tries);
-* an added kong being robbed: its owner still holds that tile.
+* an added kong being robbed: its owner still holds that tile;
+* how long each seat has played (``shaped``): its random hand is then played on for two turns more than it has
+  discarded, each turn drawing from the unseen tiles and giving back the tile it needs least (least
+  shanten). A random deal of the unseen tiles is about two steps of shanten behind the real hands of
+  ``expert`` players by mid-hand; the shaped one is within half a step of them (``tests/game``).
 
 The built game is an ordinary :class:`Game` at the same decision (same phase, seat on turn, pending tile and
 this seat's legal answers); drive it with ``to_act`` / ``step`` as any other. Past payments are kept as the
@@ -39,6 +46,9 @@ __all__ = ["SampleError", "sample_game", "unseen_pool"]
 
 #: Tries at a ready hand for a seat that declared 报叫 before a sample is accepted as it is.
 READY_TRIES = 30
+#: A suit counts as voided by play once this many of a seat's first eight discards were of it and its last
+#: this many discards were not.
+SHED = 2
 _SAMPLED_PHASES = ("play", "claim", "rob")
 
 
@@ -93,19 +103,95 @@ def _void_free(view: Observation, s: int) -> bool:
     return void is not None and bool(river) and river[-1].index // 9 != void
 
 
-def _is_ready(tiles: Sequence[int], melds: Sequence[Meld], void: int | None) -> bool:
+def _implied_void(view: Observation, s: int) -> int | None:
+    """The suit seat s has visibly voided by play (no 定缺): shed early, not melded, not discarded lately."""
+    river = view.discards[s]
+    if view.voids[s] is not None or len(river) < 2 * SHED:
+        return None
+    counts = [0, 0, 0]
+    for tile in river[:8]:
+        counts[tile.index // 9] += 1
+    v = max(range(3), key=lambda x: counts[x])
+    if counts[v] < SHED or any(m.tile_index // 9 == v for m in view.melds[s]):
+        return None
+    if any(tile.index // 9 == v for tile in river[-SHED:]):
+        return None
+    return v
+
+
+def _shanten(tiles: Sequence[int], melds: Sequence[Meld], void: int | None) -> int:
     keys = [0, 0, 0]
     ms = 0
     for t in tiles:
         keys[t // 9] += POW5[t % 9]
     for m in melds:
         ms |= 1 << (m.tile_index // 9)
-    return shanten_keys(keys, len(melds), ms, -1 if void is None else void) == 0
+    return shanten_keys(keys, len(melds), ms, -1 if void is None else void)
 
 
-def _sample_hidden(view: Observation, rng: random.Random) -> tuple[list[list[int]], list[list[Meld]], list[int]] | None:
+def _shape(
+    hand: list[int],
+    n_fixed: int,
+    melds: Sequence[Meld],
+    void: int | None,
+    pool: list[int],
+    allowed: Sequence[int] | None,
+    steps: int,
+    rng: random.Random,
+) -> None:
+    """Play ``steps`` turns of a seat's hand on a sample (in place): draw a tile of the pool, give back the tile
+    whose loss leaves the least shanten (ties at random). A hand that has been played a while is much closer
+    to ready than a random deal of the same tiles; this brings the sample near it."""
+    kinds = range(NUM_KINDS) if allowed is None else allowed
+    bag = [t for t in kinds for _ in range(pool[t])]
+    if not bag:
+        return
+    keys = [0, 0, 0]
+    ms = 0
+    for m in melds:
+        ms |= 1 << (m.tile_index // 9)
+    for t in hand:
+        keys[t // 9] += POW5[t % 9]
+    nm = len(melds)
+    v = -1 if void is None else void
+    free = hand[n_fixed:]
+    for _ in range(steps):
+        i = rng.randrange(len(bag))
+        x = bag[i]
+        keys[x // 9] += POW5[x % 9]
+        free.append(x)
+        best: list[int] = []
+        least = 99
+        for y in set(free):
+            keys[y // 9] -= POW5[y % 9]
+            sh = shanten_keys(keys, nm, ms, v)
+            keys[y // 9] += POW5[y % 9]
+            if sh < least:
+                least, best = sh, [y]
+            elif sh == least:
+                best.append(y)
+        y = rng.choice(best)
+        keys[y // 9] -= POW5[y % 9]
+        free.remove(y)
+        bag[i] = y  # x leaves the pool, y returns to it
+        pool[x] -= 1
+        pool[y] += 1
+    hand[n_fixed:] = free
+
+
+def _is_ready(tiles: Sequence[int], melds: Sequence[Meld], void: int | None) -> bool:
+    return _shanten(tiles, melds, void) == 0
+
+
+def _sample_hidden(
+    view: Observation, rng: random.Random, implied_voids: bool = False, shaped: int = 0
+) -> tuple[list[list[int]], list[list[Meld]], list[int]] | None:
     """One draw of the others' concealed tiles and concealed kongs and the wall (in draw order)."""
     me = view.seat
+    # The suit each other seat surely (declared, then discarded off it) or visibly (by play) holds none of.
+    empty = [
+        view.voids[s] if _void_free(view, s) else (_implied_void(view, s) if implied_voids else None) for s in range(4)
+    ]
     pool = unseen_pool(view)
     hands: list[list[int]] = [[t.index for t in view.tiles] if s == me else [] for s in range(4)]
     kongs: list[list[Meld]] = [[] for _ in range(4)]
@@ -131,16 +217,19 @@ def _sample_hidden(view: Observation, rng: random.Random) -> tuple[list[list[int
     for w in view.wins:
         if w.seat != me:
             fixed[w.seat].append(w.tile.index)
-    order = sorted((s for s in range(4) if s != me), key=lambda s: not _void_free(view, s))
+    order = sorted((s for s in range(4) if s != me), key=lambda s: empty[s] is None)
     for s in order:
         need = view.concealed_counts[s] - len(fixed[s])
         allowed = None
-        if _void_free(view, s):
-            v = view.voids[s]
+        v = empty[s]
+        if v is not None:
             allowed = [t for t in range(NUM_KINDS) if t // 9 != v]
             if sum(pool[t] for t in allowed) < need:  # a claimed void discard left the river: no inference
                 allowed = None
         hands[s] = fixed[s] + _draw(pool, need, rng, allowed)
+        if shaped:
+            steps = min(shaped, len(view.discards[s]) + 2)
+            _shape(hands[s], len(fixed[s]), [*view.melds[s], *kongs[s]], view.voids[s], pool, allowed, steps, rng)
     if sum(pool) != view.wall_count:
         return None
     wall = [t for t in range(NUM_KINDS) for _ in range(pool[t])]
@@ -148,8 +237,12 @@ def _sample_hidden(view: Observation, rng: random.Random) -> tuple[list[list[int
     return hands, kongs, wall
 
 
-def sample_game(view: Observation, rng: random.Random) -> Game:
+def sample_game(view: Observation, rng: random.Random, *, implied_voids: bool = False, shaped: int = 0) -> Game:
     """A :class:`Game` at the view's decision whose hidden tiles are drawn by ``rng`` (see the module doc).
+
+    ``implied_voids`` also keeps each seat's void chosen by play (a suit it visibly shed) out of its hand;
+    ``shaped`` plays that many turns of each other seat's sampled hand (draw, give back the tile it needs
+    least) so that it is as close to ready as a hand played a while tends to be.
 
     Only ``play``, ``claim`` and ``rob`` views are sampled (the decisions of the hand in progress).
     """
@@ -159,7 +252,7 @@ def sample_game(view: Observation, rng: random.Random) -> Game:
         raise SampleError(f"seat {view.seat} is not asked to act in this view")
     drawn = None
     for _ in range(READY_TRIES):
-        drawn = _sample_hidden(view, rng)
+        drawn = _sample_hidden(view, rng, implied_voids, shaped)
         if drawn is None:
             raise SampleError(
                 f"the hidden tiles do not add up: wall {view.wall_count}, concealed {view.concealed_counts}"
