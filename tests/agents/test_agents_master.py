@@ -8,6 +8,7 @@ import pytest
 
 import sichuan_mahjong as sm
 from sichuan_mahjong.agents import make_agent
+from sichuan_mahjong.agents.expert import ExpertAgent
 from sichuan_mahjong.agents.master import MasterAgent
 from sichuan_mahjong.game.actions import Action
 from sichuan_mahjong.game.sample import sample_game
@@ -112,21 +113,22 @@ def test_scope_limits_what_is_searched(scope: str, kinds: set[str]) -> None:
 def test_undecided_challengers_are_sampled_further() -> None:
     """max_samples: more play-outs where the first ones leave the best challenger undecided, never fewer."""
     views = searched_views("seed", range(6), 16)
-    counted: list[int] = []
+    calls = [0]
 
     class Counting(MasterAgent):
-        @staticmethod
-        def _best(
-            candidates: list[Action], values: list[list[float]], choice: Action, live: list[int]
-        ) -> tuple[int | None, float]:
-            counted.append(len(values[candidates.index(choice)]))
-            return MasterAgent._best(candidates, values, choice, live)
+        def _play_out(self, view: Observation, action: Action, seed: int) -> float:
+            calls[0] += 1
+            return super()._play_out(view, action, seed)
 
+    extra = []
     for v in views:
-        Counting(seed=3, samples=4).act(v, v.legal)
-    fixed = list(counted)
-    counted.clear()
-    for v in views:
-        Counting(seed=3, samples=4, max_samples=12).act(v, v.legal)
-    assert set(fixed) == {4}
-    assert min(counted) == 4 and max(counted) > 4 and max(counted) <= 12
+        n = len(MasterAgent(seed=3)._candidates(v, v.legal, ExpertAgent(seed=3).act(v, v.legal)))
+        for max_samples, out in ((None, None), (12, extra)):
+            calls[0] = 0
+            Counting(seed=3, samples=4, max_samples=max_samples).act(v, v.legal)
+            if out is None:
+                assert calls[0] == 4 * n
+            else:
+                assert 4 * n <= calls[0] <= 4 * n + 2 * 8
+                out.append(calls[0] - 4 * n)
+    assert max(extra) > 0

@@ -7,11 +7,7 @@ it matters and the expert's own prices are close, the master plays the hand out 
   within :data:`MARGIN` of the best (at most :data:`TOP`), and any kong offered; on a discard it could claim,
   pass, pung and kong;
 * **determinization**: :func:`~sichuan_mahjong.game.sample.sample_game` draws the hidden tiles (the others'
-  hands and the wall) consistent with this seat's view alone: unseen counts, voids (declared, or shed by play),
-  报叫, hand sizes; each other hand is then played :data:`SHAPED` turns at most (two more than its discards:
-  draw, give back the tile it needs least), so that it is as near ready as a hand played that long (a random
-  deal of the unseen tiles is two steps of shanten behind the real hands by mid-hand, which made the
-  opponents of the play-outs far too slow);
+  hands and the wall) consistent with this seat's view alone: unseen counts, declared voids, 报叫, hand sizes;
 * **play-out**: each candidate is played on the same samples (common random numbers: the same hidden tiles
   and the same bots) to the end of the hand, this seat by the expert (so a plan for value, such as a pung
   towards 清一色, is played as the expert would) and the others by a fast shanten bot (``efficient`` without
@@ -21,6 +17,12 @@ it matters and the expert's own prices are close, the master plays the hand out 
   corrects the expert where the play-outs clearly disagree, and noise never overrules it. With ``max_samples``
   above ``samples``, an undecided best challenger (a gain between 0.5 and :data:`Z` standard errors) and the
   expert's choice are sampled further, ``samples`` at a time, up to ``max_samples``.
+
+Options measured and not adopted (``docs/bots.md``): ``implied_voids`` (samples keep a suit shed by play out
+of that seat's hand) and ``shaped`` (each other sampled hand is played on that many turns at most, so that it
+is as near ready as the real hands are: a random deal of the unseen tiles is about two steps of shanten behind
+them by mid-hand); with both, 1,000 hands gave +0.007 [-0.103, +0.117] (seed rules) and -0.234 [-0.493,
++0.025] (app) against three experts, no better than without.
 
 ``samples`` (play-outs per candidate) and ``think_ms`` (a time budget per decision that stops sampling early)
 trade time for strength; ``policy`` (:data:`POLICIES`) picks the play-out bots and ``scope`` (:data:`SCOPES`)
@@ -55,9 +57,6 @@ TOP = 3
 Z = 1.5
 #: ... and at least this many points.
 MIN_GAIN = 0.1
-#: Each other hand in a sample is played this many turns at most (two more than its discards) before the
-#: play-out, so that it is as near ready as a played hand (``sample_game(shaped=...)``).
-SHAPED = 30
 #: Search discards only when the best leaves the hand this close to ready (shanten).
 NEAR = 1
 
@@ -75,9 +74,9 @@ class MasterAgent(ExpertAgent):
         policy: str = "mixed",
         scope: str = "all",
         z: float = Z,
-        implied_voids: bool = True,
+        implied_voids: bool = False,
         max_samples: int | None = None,
-        shaped: int = SHAPED,
+        shaped: int = 0,
     ) -> None:
         super().__init__(seed)
         if samples < 2:
@@ -138,62 +137,60 @@ class MasterAgent(ExpertAgent):
     def _search(self, view: Observation, candidates: list[Action], choice: Action) -> Action:
         start = time.perf_counter()
         budget = None if self.think_ms is None else self.think_ms / 1000.0
+        c = candidates.index(choice)
         values: list[list[float]] = [[] for _ in candidates]
-        live = list(range(len(candidates)))  # the candidates still sampled (the expert's choice always)
-        target = self.samples
+        live = list(range(len(candidates)))  # the candidates sampled (the expert's choice always)
         while True:
-            seed = self.rng.getrandbits(48)
-            try:
-                row = [(i, self._play_out(view, candidates[i], seed)) for i in live]
-            except SampleError:
-                if not values[0]:
+            seeds = [self.rng.getrandbits(48) for _ in range(self.samples)]
+            out_of_time = False
+            for seed in seeds:
+                try:
+                    row = [(i, self._play_out(view, candidates[i], seed)) for i in live]
+                except SampleError:
                     return choice
+                for i, v in row:
+                    values[i].append(v)
+                if budget is not None and time.perf_counter() - start > budget and len(values[c]) >= 2:
+                    out_of_time = True
+                    break
+            if out_of_time or len(values[c]) >= self.max_samples:
                 break
-            for i, v in row:
-                values[i].append(v)
-            n = len(values[live[0]])
-            if budget is not None and time.perf_counter() - start > budget and n >= 2:
+            # Undecided: the best challenger by mean gains, but not clearly. Sample it and the expert's choice more.
+            gains = _gains(values, c, live)
+            lead = max(gains, key=lambda g: g[1], default=None)
+            if lead is None or lead[2] >= self.z or lead[2] < 0.5 or any(t > self.z for _, _, t in gains):
                 break
-            if n < target:
-                continue
-            # Undecided: the best challenger gains, but not clearly. Sample it and the expert's choice more.
-            best_i, t = self._best(candidates, values, choice, live)
-            if best_i is None or t >= self.z or t < 0.5 or target >= self.max_samples:
-                break
-            live = [candidates.index(choice), best_i]
-            target = min(self.max_samples, target + self.samples)
+            live = [c, lead[0]]
         self.searched += 1
-        best_i, t = self._best(candidates, values, choice, live)
-        if best_i is None or t < self.z:
+        best, best_gain = c, 0.0
+        for i, mean, t in _gains(values, c, live):
+            if mean > best_gain and t > self.z:
+                best, best_gain = i, mean
+        if best == c:
             return choice
         self.overruled += 1
-        return candidates[best_i]
+        return candidates[best]
 
     def _play_out(self, view: Observation, action: Action, seed: int) -> float:
         return _play_out(view, action, seed, self.policy, self.implied_voids, self.shaped)
 
-    @staticmethod
-    def _best(
-        candidates: list[Action], values: list[list[float]], choice: Action, live: list[int]
-    ) -> tuple[int | None, float]:
-        """The challenger with the best mean gain (at least MIN_GAIN) over the expert's choice, and its t."""
-        c = candidates.index(choice)
-        base = values[c]
-        n = len(base)
-        best_i: int | None = None
-        if n < 2:
-            return None, 0.0
-        best_gain, best_t = 0.0, 0.0
-        for i in live:
-            if i == c:
-                continue
-            diffs = [x - y for x, y in zip(values[i][:n], base, strict=True)]
-            mean = sum(diffs) / n
-            var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-            se = math.sqrt(var / n)
-            if mean > best_gain and mean >= MIN_GAIN:
-                best_i, best_gain, best_t = i, mean, (mean / se if se > 0 else math.inf)
-        return best_i, best_t
+
+def _gains(values: list[list[float]], c: int, live: list[int]) -> list[tuple[int, float, float]]:
+    """(candidate, mean gain over candidate c on the same samples, t) for each live challenger gaining at least
+    MIN_GAIN."""
+    base = values[c]
+    n = len(base)
+    out = []
+    for i in live:
+        if i == c:
+            continue
+        diffs = [x - y for x, y in zip(values[i][:n], base, strict=True)]
+        mean = sum(diffs) / n
+        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+        se = math.sqrt(var / n)
+        if mean >= MIN_GAIN:
+            out.append((i, mean, mean / se if se > 0 else math.inf))
+    return out
 
 
 def _play_out(
@@ -201,8 +198,8 @@ def _play_out(
     action: Action,
     seed: int,
     policy: str = "mixed",
-    implied_voids: bool = True,
-    shaped: int = SHAPED,
+    implied_voids: bool = False,
+    shaped: int = 0,
 ) -> float:
     """This seat's points from now to the end of the hand, after ``action``, on the sample drawn by ``seed``."""
     game = sample_game(view, random.Random(seed), implied_voids=implied_voids, shaped=shaped)
