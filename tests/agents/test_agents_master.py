@@ -120,7 +120,7 @@ def test_undecided_challengers_are_sampled_further() -> None:
             calls[0] += 1
             return super()._play_out(view, action, seed)
 
-    extra = []
+    extra: list[int] = []
     for v in views:
         n = len(MasterAgent(seed=3)._candidates(v, v.legal, ExpertAgent(seed=3).act(v, v.legal)))
         for max_samples, out in ((None, None), (12, extra)):
