@@ -119,13 +119,19 @@ def _implied_void(view: Observation, s: int) -> int | None:
     return v
 
 
-def _shanten(tiles: Sequence[int], melds: Sequence[Meld], void: int | None) -> int:
+def _keys(tiles: Sequence[int], melds: Sequence[Meld]) -> tuple[list[int], int]:
+    """The tiles' base-5 key per suit and the melds' suits as a bit mask (what ``shanten_keys`` takes)."""
     keys = [0, 0, 0]
     ms = 0
     for t in tiles:
         keys[t // 9] += POW5[t % 9]
     for m in melds:
         ms |= 1 << (m.tile_index // 9)
+    return keys, ms
+
+
+def _shanten(tiles: Sequence[int], melds: Sequence[Meld], void: int | None) -> int:
+    keys, ms = _keys(tiles, melds)
     return shanten_keys(keys, len(melds), ms, -1 if void is None else void)
 
 
@@ -146,12 +152,7 @@ def _shape(
     bag = [t for t in kinds for _ in range(pool[t])]
     if not bag:
         return
-    keys = [0, 0, 0]
-    ms = 0
-    for m in melds:
-        ms |= 1 << (m.tile_index // 9)
-    for t in hand:
-        keys[t // 9] += POW5[t % 9]
+    keys, ms = _keys(hand, melds)
     nm = len(melds)
     v = -1 if void is None else void
     free = hand[n_fixed:]
