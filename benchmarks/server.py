@@ -183,8 +183,6 @@ async def run(args: argparse.Namespace, port: int, server: subprocess.Popen[byte
         for n in levels:
             opened = await asyncio.gather(*(one() for _ in range(n - (len(tasks) - 1) // 4)))
             tasks += [t for ts in opened for t in ts]
-            gc.enable()
-            gc.collect()
             await asyncio.sleep(args.warmup)
             gc.collect()
             gc.disable()  # collections only between measurements (see the docstring)
