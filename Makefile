@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PLAY_STAMP := $(VENV)/.installed-play
 
-.PHONY: play serve test lint typecheck bench bench-engine clean
+.PHONY: play serve test lint typecheck bench bench-engine compiled pure clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -38,15 +38,26 @@ serve: $(SERVE_STAMP)
 	@echo "The web table: open http://127.0.0.1:$(PORT)/ (Ctrl-C stops it)"
 	$(BIN)/scmj serve --host 127.0.0.1 --port $(PORT)
 
-# pytest runs on two workers (pytest-xdist, the machine's two cores); then a 30 s slice of the soak
-# (scripts/soak.py, docs/engine.md), alone so that it does not slow the terminal table's timed tests.
+# pytest runs on two workers (pytest-xdist, the machine's two cores); then the tests again against a copy of
+# the package whose hot modules are compiled (scripts/compile.py --into, mypyc: docs/rl.md "Speed"); then a 30 s
+# slice of the soak (scripts/soak.py, docs/engine.md), alone so that it does not slow the table's timed tests.
+COMPILED_COPY := build/compiled
 test: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks scripts
 	$(BIN)/ruff format --check src tests benchmarks scripts
 	$(BIN)/mypy
 	$(BIN)/lint-imports --no-cache
 	$(BIN)/pytest -n 2 src tests docs
+	$(BIN)/python scripts/compile.py --into $(COMPILED_COPY)
+	SCMJ_EXPECT_COMPILED=1 PYTHONPATH=$(COMPILED_COPY) $(BIN)/pytest -n 2 tests
 	$(BIN)/python scripts/soak.py --seconds 30 --seed 1 --progress 1000
+
+# The engine's hot modules compiled in place with mypyc (needs gcc and Python's headers), and removed again.
+compiled: $(STAMP)
+	$(BIN)/python scripts/compile.py
+
+pure: $(STAMP)
+	$(BIN)/python scripts/compile.py --clean
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks scripts
@@ -61,4 +72,5 @@ bench-engine: $(STAMP)
 	$(BIN)/python benchmarks/engine.py
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) build *.egg-info src/sichuan_mahjong/compiled.txt
+	find src -name '*.so' -delete

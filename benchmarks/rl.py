@@ -7,7 +7,8 @@ Rows are agent steps per second of CPU time (``time.process_time``: a machine sh
 time from every row unevenly), the best of ``--rounds`` timings of about ``--seconds`` each, taken in turn:
 
 * ``AEC, masked random``: ``sichuan_mahjong.rl.env(rules=...)``, every agent reads ``env.last()`` (the full
-  observation: the 90 x 27 planes and the mask) and picks uniformly among the legal actions; the dead steps at
+  observation: the 90 x 27 planes and the mask) and picks uniformly among the legal actions (the same cheap pick,
+  ``random.Random.random``, in every row); the dead steps at
   the end of each hand count too, as in PettingZoo's own loop;
 * ``Gymnasium vs 3 expert``: ``gymnasium.make("SichuanMahjong-v0", opponents="expert")``, the learner's
   masked random ``env.step`` calls per second (each includes the three expert bots' answers until the learner's
@@ -32,14 +33,15 @@ import platform
 import random
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from importlib.metadata import version
 
 import gymnasium
 import numpy as np
+import numpy.typing as npt
 
 import sichuan_mahjong as sm
-from sichuan_mahjong import rl
+from sichuan_mahjong import compiled, rl
 
 CLOCK: list[Callable[[], float]] = [time.process_time]
 
@@ -56,9 +58,14 @@ def _until(seconds: float, work: Callable[[], int]) -> float:
             return steps / elapsed
 
 
+def _pick(legal: Sequence[int] | npt.NDArray[np.intp], rng: random.Random) -> int:
+    """A uniformly random one of the legal action indices: the same cheap pick for every environment."""
+    return int(legal[int(rng.random() * len(legal))])
+
+
 def aec_rate(preset: str, seconds: float) -> float:
     env = rl.env(rules=preset, seed=1)
-    rng = np.random.default_rng(0)
+    rng = random.Random(0)
 
     def hand() -> int:
         env.reset()
@@ -68,8 +75,7 @@ def aec_rate(preset: str, seconds: float) -> float:
             if terminated:
                 env.step(None)
             else:
-                legal = np.flatnonzero(obs["action_mask"])
-                env.step(int(legal[rng.integers(len(legal))]))
+                env.step(_pick(obs["action_mask"].nonzero()[0], rng))
             steps += 1
         return steps
 
@@ -78,15 +84,14 @@ def aec_rate(preset: str, seconds: float) -> float:
 
 def gym_rate(opponents: str, seconds: float) -> tuple[float, float]:
     env = gymnasium.make(rl.ENV_ID, rules="app", opponents=opponents)
-    rng = np.random.default_rng(0)
+    rng = random.Random(0)
     hands = [0]
 
     def hand() -> int:
-        obs, _ = env.reset(seed=int(rng.integers(2**31)))
+        obs, _ = env.reset(seed=rng.getrandbits(31))
         steps = 0
         while True:
-            legal = np.flatnonzero(obs["action_mask"])
-            obs, _, terminated, _, _ = env.step(int(legal[rng.integers(len(legal))]))
+            obs, _, terminated, _, _ = env.step(_pick(obs["action_mask"].nonzero()[0], rng))
             steps += 1
             if terminated:
                 hands[0] += 1
@@ -122,14 +127,13 @@ def rlcard_rate(seconds: float) -> float:
     import rlcard
 
     env = rlcard.make("mahjong", config={"seed": 0})
-    rng = np.random.default_rng(0)
+    rng = random.Random(0)
 
     def game() -> int:
         state, _ = env.reset()
         steps = 0
         while not env.is_over():
-            legal = list(state["legal_actions"])
-            state, _ = env.step(legal[rng.integers(len(legal))])
+            state, _ = env.step(_pick(list(state["legal_actions"]), rng))
             steps += 1
         return steps
 
@@ -176,6 +180,8 @@ def main() -> None:
         print("rlcard is not installed (pip install rlcard into your venv): our rows only", file=sys.stderr)
     versions = ", ".join(f"{p} {_installed(p) or '-'}" for p in ("numpy", "gymnasium", "pettingzoo", "rlcard"))
     print(f"python {platform.python_version()}, {versions}; {'wall-clock' if args.wall else 'CPU'} time")
+    native = compiled.modules()
+    print(f"engine: compiled ({', '.join(native)})" if native else "engine: pure Python (`make compiled`: docs/rl.md)")
     rows: dict[str, float] = {}
     extra: dict[str, str] = {}
     for _ in range(args.rounds):

@@ -3,6 +3,8 @@
 The public names below are a contract (docs/DESIGN in shared): users and acceptance tests call them.
 """
 
+# First: refuses a compiled module whose source changed since `make compiled` (before any is imported).
+import sichuan_mahjong.compiled  # noqa: F401
 from sichuan_mahjong.game import (
     NUM_ACTIONS,
     Action,

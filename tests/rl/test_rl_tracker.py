@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable, Sequence
+from typing import Protocol
 
 import numpy as np
 import pytest
@@ -23,7 +24,11 @@ Policy = Callable[[sm.Game, int, Sequence[Action]], Action]
 Answers = Callable[[sm.Game], dict[int, Action | str]]
 
 
-def _differs(tracker: PlaneTracker, game: sm.Game) -> list[str]:
+class Observer(Protocol):
+    def observe(self, seat: int) -> np.ndarray: ...
+
+
+def _differs(tracker: Observer, game: sm.Game) -> list[str]:
     """Each seat whose tracked planes differ from encode(view), with the planes that differ."""
     out = []
     for s in range(4):
@@ -40,7 +45,7 @@ def _each(policy: Policy) -> Answers:
     return lambda game: {s: policy(game, s, legal) for s, legal in game.to_act().items()}
 
 
-def _play(game: sm.Game, answers: Answers, tracker: PlaneTracker | None = None) -> Counter[str]:
+def _play(game: sm.Game, answers: Answers, tracker: Observer | None = None) -> Counter[str]:
     """Play the hand out, checking every seat's tracked planes after every step; the event types seen."""
     tracker = tracker or PlaneTracker(game)
     while True:
@@ -156,9 +161,18 @@ def test_a_game_handed_over_mid_hand_is_caught_up_locks_included() -> None:
 def test_the_check_catches_a_wrong_plane() -> None:
     """Negative control: a tracker whose river order row is left stale is caught at the first discard."""
 
-    class Stale(PlaneTracker):
-        def _write_order(self, s: int) -> None:  # a bug: the order row never rescales
-            pass
+    river = next(p for p in PLANES if p.name == "river")
+    order = [river.start + 6 * r + 4 for r in range(4)]  # each seat's river order row (docs/rl.md)
+
+    class Stale:  # wraps rather than subclasses: the compiled tracker (make compiled) cannot be subclassed
+        def __init__(self, game: sm.Game) -> None:
+            self.tracker = PlaneTracker(game)
+            self.first: dict[int, np.ndarray] = {}
+
+        def observe(self, seat: int) -> np.ndarray:  # a bug: the order rows never change
+            planes = self.tracker.observe(seat)
+            planes[order] = self.first.setdefault(seat, planes[order].copy())
+            return planes
 
     game = sm.Game(sm.Rules.preset("app"), 0)
     with pytest.raises(AssertionError, match="river"):

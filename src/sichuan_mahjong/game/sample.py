@@ -35,6 +35,7 @@ import random
 from collections.abc import Sequence
 
 from sichuan_mahjong.game.actions import ActionKind
+from sichuan_mahjong.game.deal import Deal
 from sichuan_mahjong.game.settlement import Ledger
 from sichuan_mahjong.game.state import Game
 from sichuan_mahjong.game.view import Observation
@@ -272,10 +273,9 @@ def sample_game(view: Observation, rng: random.Random, *, implied_voids: bool = 
 
 def _build(view: Observation, hands: list[list[int]], kongs: list[list[Meld]], wall: list[int], seed: int) -> Game:
     me = view.seat
-    game = Game.__new__(Game)
     dealt = [list(h) for h in hands]
-    # _init deals these hands and begins the hand; everything the set-up phases set is then overwritten.
-    game._init(view.rules, view.base, seed, view.dealer, None, (1, 1), dealt, wall, (1, 1))
+    # The deal begins the hand; everything the set-up phases set is then overwritten.
+    game = Game(_deal=Deal(view.rules, view.base, seed, view.dealer, None, (1, 1), dealt, wall, (1, 1)))
     game.events.clear()
     for s in range(4):
         melds = [*view.melds[s], *kongs[s]] if s != me else list(view.melds[s])

@@ -31,7 +31,7 @@ from sichuan_mahjong.game.actions import (
     ActionKind,
     IllegalActionError,
 )
-from sichuan_mahjong.game.deal import WALL_SIZE, deal_ring, read_deal, roll_dealer
+from sichuan_mahjong.game.deal import WALL_SIZE, Deal, deal_ring, read_deal, roll_dealer
 from sichuan_mahjong.game.events import TILE_TEXT, Event, tiles_of_text, tiles_text
 from sichuan_mahjong.game.settlement import (
     KongRecord,
@@ -100,8 +100,22 @@ class Game:
     """One hand. Build with ``Game(rules, seed)`` or :meth:`setup`; drive with :meth:`to_act` / :meth:`step`."""
 
     # ------------------------------------------------------------------------------------------- creation
-    def __init__(self, rules: Rules | None = None, seed: int = 0, *, dealer: int | None = None, base: int = 1):
-        """A shuffled hand. ``dealer=None`` rolls for the first dealer (R2.2); a match passes it on (R2.5)."""
+    def __init__(
+        self,
+        rules: Rules | None = None,
+        seed: int = 0,
+        *,
+        dealer: int | None = None,
+        base: int = 1,
+        _deal: Deal | None = None,
+    ):
+        """A shuffled hand. ``dealer=None`` rolls for the first dealer (R2.2); a match passes it on (R2.5).
+
+        ``_deal`` (internal: :meth:`setup`, :meth:`replay`, game/sample.py) deals a checked :class:`Deal` instead.
+        """
+        if _deal is not None:
+            self._init(*_deal)
+            return
         rules = rules or Rules()
         rng = random.Random(seed)
         rolls: list[list[int]] | None = None
@@ -159,9 +173,7 @@ class Game:
         filler = [t for t in range(NUM_KINDS) for _ in range(4 - used[t])]
         rng.shuffle(filler)
         exchange_dice = (rng.randint(1, 6), rng.randint(1, 6))
-        game = cls.__new__(cls)
-        game._init(rules, base, seed, dealer, None, dice, dealt, draws + filler + tail[::-1], exchange_dice)
-        return game
+        return cls(_deal=Deal(rules, base, seed, dealer, None, dice, dealt, draws + filler + tail[::-1], exchange_dice))
 
     def _init(
         self,
@@ -1027,8 +1039,7 @@ class Game:
         items = [e if isinstance(e, Event) else Event.from_dict(e) for e in events]
         if not items or items[0].type != "deal":
             raise ValueError("a replay starts with the 'deal' event")
-        game = cls.__new__(cls)
-        game._init(*read_deal(items[0].data))
+        game = cls(_deal=read_deal(items[0].data))
         buffer: dict[int, Action | str] = {}
         for e in items[1:]:
             if e.type != "act":

@@ -1,0 +1,96 @@
+"""Compile the engine's hot modules to C extensions with mypyc, in place: ``make compiled`` (``make pure`` undoes it).
+
+The package stays pure Python; this is an optional speed-up for simulation and RL (docs/rl.md, "Speed"). The
+modules below are plain type-checked Python that mypyc turns into C extensions placed beside their sources, where
+Python imports them first. ``src/sichuan_mahjong/compiled.txt`` records the hash of each source compiled: if a
+source changes afterwards, ``import sichuan_mahjong`` refuses to run the stale extension and says what to do.
+
+Needs a C compiler and Python's headers (Debian: ``gcc``, ``python3-dev``) and mypy (the ``dev`` extra).
+
+    python scripts/compile.py             # build in place (about a minute)
+    python scripts/compile.py --clean     # remove every compiled module and the record
+    python scripts/compile.py --into DIR  # a compiled copy of the package in DIR (put DIR first on PYTHONPATH)
+
+``make test`` runs the engine's tests a second time against a copy built with ``--into`` (build/compiled).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+SRC = Path(__file__).resolve().parent.parent / "src"
+# The hot path of a hand: the engine, the hand analysis under it, the RL environments' plane tracker.
+MODULES = ("sichuan_mahjong/game/state.py", "sichuan_mahjong/hand/analysis.py", "sichuan_mahjong/rl/tracker.py")
+RECORD = Path("sichuan_mahjong/compiled.txt")  # under the src directory compiled
+GROUP = "sichuan_mahjong_native"  # the shared library's name (a top-level module beside the package)
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def built_files(src: Path) -> list[Path]:
+    """Every extension this script may have built under ``src`` (by the platform's suffix), and the record."""
+    from importlib.machinery import EXTENSION_SUFFIXES
+
+    record = src / RECORD
+    found = [record] if record.exists() else []
+    for module in MODULES:
+        stem = src / module[: -len(".py")]
+        found += [p for suffix in EXTENSION_SUFFIXES if (p := stem.with_name(stem.name + suffix)).exists()]
+    found += [p for p in src.glob(f"{GROUP}__mypyc*") if p.is_file()]
+    return found
+
+
+def clean(src: Path) -> None:
+    for path in built_files(src):
+        path.unlink()
+        print(f"removed {path}")
+
+
+def build(src: Path) -> None:
+    from mypyc.build import mypycify
+    from setuptools import setup
+
+    clean(src)
+    os.chdir(src)  # mypyc names each module by its path from here
+    with tempfile.TemporaryDirectory(prefix="scmj-mypyc-") as tmp:
+        extensions = mypycify(list(MODULES), opt_level="3", target_dir=f"{tmp}/c", group_name=GROUP)
+        setup(
+            name="sichuan-mahjong-compiled",
+            ext_modules=extensions,
+            script_args=["-q", "build_ext", "--inplace", "--build-temp", f"{tmp}/o", "--build-lib", f"{tmp}/lib"],
+        )
+    (src / RECORD).write_text("".join(f"{digest(src / m)}  {m}\n" for m in MODULES), encoding="utf-8")
+    print(f"compiled {len(MODULES)} modules in {src}: {', '.join(MODULES)}")
+
+
+def copy_package(into: Path) -> Path:
+    """A fresh copy of the package's sources in ``into`` (its old contents replaced); ``into`` resolved."""
+    into = into.resolve()
+    shutil.rmtree(into / "sichuan_mahjong", ignore_errors=True)
+    shutil.copytree(SRC / "sichuan_mahjong", into / "sichuan_mahjong", ignore=shutil.ignore_patterns("__pycache__"))
+    clean(into)  # the copy must not carry extensions or a record built in place
+    return into
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--clean", action="store_true", help="remove the compiled modules instead")
+    parser.add_argument("--into", type=Path, metavar="DIR", help="compile a copy of the package in DIR instead")
+    args = parser.parse_args()
+    if args.clean:
+        clean(args.into.resolve() if args.into else SRC)
+    else:
+        build(copy_package(args.into) if args.into else SRC)
+    sys.exit(0)
+
+
+if __name__ == "__main__":
+    main()

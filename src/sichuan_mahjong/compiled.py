@@ -1,0 +1,50 @@
+"""Which modules run compiled (``make compiled``: scripts/compile.py builds them with mypyc), and a guard.
+
+A compiled module is a C extension beside its source, imported in its place. ``compiled.txt`` beside this file
+records the hash of each source compiled; :func:`check` (run by ``import sichuan_mahjong``) refuses to go on with
+an extension whose source has changed since, so an edit never runs against stale code unnoticed. The check runs
+when this module is imported, which ``sichuan_mahjong/__init__.py`` does before anything else.
+
+>>> set(modules()) <= {"sichuan_mahjong.game.state", "sichuan_mahjong.hand.analysis", "sichuan_mahjong.rl.tracker"}
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+__all__ = ["RECORD", "StaleCompiledModuleError", "check", "modules"]
+
+RECORD = Path(__file__).with_name("compiled.txt")
+
+
+class StaleCompiledModuleError(ImportError):
+    """A compiled module's source changed after it was compiled."""
+
+
+def _recorded() -> list[tuple[str, str]]:
+    """(sha256, path under src/) of each compiled source; empty when nothing is compiled."""
+    if not RECORD.exists():
+        return []
+    return [(line[:64], line[66:]) for line in RECORD.read_text(encoding="utf-8").splitlines() if line]
+
+
+def modules() -> list[str]:
+    """The dotted names of the modules that run compiled (from the record)."""
+    return [path.removesuffix(".py").replace("/", ".") for _, path in _recorded()]
+
+
+def check() -> None:
+    """Raise :class:`StaleCompiledModuleError` if a compiled module's source differs from what was compiled."""
+    src = RECORD.parent.parent
+    for digest, path in _recorded():
+        source = src / path
+        if not source.exists() or hashlib.sha256(source.read_bytes()).hexdigest() != digest:
+            raise StaleCompiledModuleError(
+                f"sichuan_mahjong: {path} changed after it was compiled; run `make compiled` to rebuild it "
+                "or `make pure` to remove the compiled modules (scripts/compile.py)"
+            )
+
+
+check()
