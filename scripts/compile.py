@@ -2,8 +2,9 @@
 
 The package stays pure Python; this is an optional speed-up for simulation and RL (docs/rl.md, "Speed"). The
 modules below are plain type-checked Python that mypyc turns into C extensions placed beside their sources, where
-Python imports them first. ``src/sichuan_mahjong/compiled.txt`` records the hash of each source compiled: if a
-source changes afterwards, ``import sichuan_mahjong`` refuses to run the stale extension and says what to do.
+Python imports them first. ``src/sichuan_mahjong/compiled.txt`` records the hash of each source compiled and of every
+package source they import: if one changes afterwards, ``import sichuan_mahjong`` refuses to run the stale
+extensions and says what to do.
 
 Needs a C compiler and Python's headers (Debian: ``gcc``, ``python3-dev``) and mypy (the ``dev`` extra).
 
@@ -17,6 +18,7 @@ Needs a C compiler and Python's headers (Debian: ``gcc``, ``python3-dev``) and m
 from __future__ import annotations
 
 import argparse
+import ast
 import hashlib
 import os
 import shutil
@@ -33,6 +35,29 @@ GROUP = "sichuan_mahjong_native"  # the shared library's name (a top-level modul
 
 def digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def imported(src: Path, modules: tuple[str, ...]) -> list[str]:
+    """The package's sources that ``modules`` import, directly or not (mypyc builds their types and constants in)."""
+    seen: set[str] = set()
+    todo = list(modules)
+    while todo:
+        path = todo.pop()
+        if path in seen:
+            continue
+        seen.add(path)
+        for node in ast.walk(ast.parse((src / path).read_text(encoding="utf-8"))):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                names = [node.module, *(f"{node.module}.{a.name}" for a in node.names)]
+            for name in names:
+                if name.split(".")[0] != "sichuan_mahjong":
+                    continue
+                base = src / name.replace(".", "/")
+                for candidate in (base.with_suffix(".py"), base / "__init__.py"):
+                    if candidate.exists():
+                        todo.append(candidate.relative_to(src).as_posix())
+    return sorted(seen - set(modules))
 
 
 def built_files(src: Path) -> list[Path]:
@@ -67,7 +92,9 @@ def build(src: Path) -> None:
             ext_modules=extensions,
             script_args=["-q", "build_ext", "--inplace", "--build-temp", f"{tmp}/o", "--build-lib", f"{tmp}/lib"],
         )
-    (src / RECORD).write_text("".join(f"{digest(src / m)}  {m}\n" for m in MODULES), encoding="utf-8")
+    lines = [f"{digest(src / m)}  compiled  {m}\n" for m in MODULES]
+    lines += [f"{digest(src / m)}  imported  {m}\n" for m in imported(src, MODULES)]
+    (src / RECORD).write_text("".join(lines), encoding="utf-8")
     print(f"compiled {len(MODULES)} modules in {src}: {', '.join(MODULES)}")
 
 

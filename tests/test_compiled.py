@@ -30,27 +30,40 @@ def test_what_runs_compiled_is_what_the_record_says() -> None:
         assert listed == set(ENGINE)
 
 
-def _tree(tmp_path: Path, recorded: bytes, actual: bytes | None) -> Path:
-    """A src tree whose record lists sichuan_mahjong/game/state.py with the hash of ``recorded``."""
+def _tree(tmp_path: Path, state: bytes | None, tiles: bytes | None) -> Path:
+    """A src tree whose record lists game/state.py (compiled) and tiles.py (imported), both as ``x = 1``."""
     package = tmp_path / "sichuan_mahjong"
     (package / "game").mkdir(parents=True)
-    if actual is not None:
-        (package / "game" / "state.py").write_bytes(actual)
-    record = package / "compiled.txt"
-    record.write_text(f"{hashlib.sha256(recorded).hexdigest()}  sichuan_mahjong/game/state.py\n", encoding="utf-8")
-    return record
+    recorded = hashlib.sha256(b"x = 1\n").hexdigest()
+    lines = ""
+    for kind, path, actual in (("compiled", "game/state.py", state), ("imported", "tiles.py", tiles)):
+        if actual is not None:
+            (package / path).write_bytes(actual)
+        lines += f"{recorded}  {kind}  sichuan_mahjong/{path}\n"
+    (package / "compiled.txt").write_text(lines, encoding="utf-8")
+    return package / "compiled.txt"
 
 
-def test_an_unchanged_source_passes(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def test_unchanged_sources_pass(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setattr(compiled, "RECORD", _tree(tmp_path, b"x = 1\n", b"x = 1\n"))
     compiled.check()
     assert compiled.modules() == ["sichuan_mahjong.game.state"]
 
 
-@pytest.mark.parametrize("actual", [b"x = 2\n", None], ids=["edited", "deleted"])
-def test_a_changed_source_is_refused(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, actual: bytes | None) -> None:
-    monkeypatch.setattr(compiled, "RECORD", _tree(tmp_path, b"x = 1\n", actual))
-    with pytest.raises(compiled.StaleCompiledModuleError, match=r"game/state\.py changed after it was compiled"):
+@pytest.mark.parametrize(
+    ("state", "tiles", "message"),
+    [
+        (b"x = 2\n", b"x = 1\n", r"game/state\.py changed after it was compiled;"),
+        (None, b"x = 1\n", r"game/state\.py changed after it was compiled;"),
+        (b"x = 1\n", b"x = 2\n", r"tiles\.py changed after it was compiled into the compiled modules"),
+    ],
+    ids=["edited", "deleted", "import-edited"],
+)
+def test_a_changed_source_is_refused(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, state: bytes | None, tiles: bytes | None, message: str
+) -> None:
+    monkeypatch.setattr(compiled, "RECORD", _tree(tmp_path, state, tiles))
+    with pytest.raises(compiled.StaleCompiledModuleError, match=message):
         compiled.check()
 
 
