@@ -61,16 +61,16 @@ def imported(src: Path, modules: tuple[str, ...]) -> list[str]:
 
 
 def built_files(src: Path) -> list[Path]:
-    """Every extension this script may have built under ``src`` (by the platform's suffix), and the record."""
+    """Every extension module in the package under ``src`` (the package has none but these), the shared library
+    and the record: also what an earlier build with a longer MODULES left."""
     from importlib.machinery import EXTENSION_SUFFIXES
 
     record = src / RECORD
     found = [record] if record.exists() else []
-    for module in MODULES:
-        stem = src / module[: -len(".py")]
-        found += [p for suffix in EXTENSION_SUFFIXES if (p := stem.with_name(stem.name + suffix)).exists()]
+    for suffix in EXTENSION_SUFFIXES:
+        found += (src / "sichuan_mahjong").rglob(f"*{suffix}")
     found += [p for p in src.glob(f"{GROUP}__mypyc*") if p.is_file()]
-    return found
+    return sorted(set(found))
 
 
 def clean(src: Path) -> None:
