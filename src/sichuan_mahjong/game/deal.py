@@ -9,14 +9,14 @@ of one to six, the dealer's rolls as R2.2 rolls them, 14 and 13 tiles in hand, a
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final, NamedTuple
 
 from sichuan_mahjong.game.events import tiles_of_text
 from sichuan_mahjong.rules import Rules
-from sichuan_mahjong.tiles import NUM_KINDS, Tile, TileParseError, parse_tiles
+from sichuan_mahjong.tiles import NUM_KINDS, Tile, TileLike, TileParseError, format_tiles, parse_tiles, to_index
 
-__all__ = ["WALL_SIZE", "Deal", "DealError", "deal_ring", "read_deal", "roll_dealer"]
+__all__ = ["WALL_SIZE", "Deal", "DealError", "deal_ring", "read_deal", "roll_dealer", "scripted_deal", "shuffled_deal"]
 
 #: Tiles left in the wall after the deal: 108 - 13 x 4 - the dealer's 14th.
 WALL_SIZE: Final = 108 - 13 * 4 - 1
@@ -166,3 +166,64 @@ def read_deal(data: Mapping[str, Any]) -> Deal:
         wall,
         _dice(data, "exchange_dice"),
     )
+
+
+def shuffled_deal(rules: Rules, seed: int, dealer: int | None, base: int) -> Deal:
+    """A shuffled hand's deal (``Game(rules, seed)``): ``dealer=None`` rolls for the first dealer (R2.2)."""
+    rng = random.Random(seed)
+    rolls: list[list[int]] | None = None
+    if dealer is None:
+        dealer, rolls = roll_dealer(rng)
+    dice = (rng.randint(1, 6), rng.randint(1, 6))
+    tiles = [t for t in range(NUM_KINDS) for _ in range(4)]
+    rng.shuffle(tiles)
+    total = dice[0] + dice[1]
+    # R2.3: the wall in front of seat (dealer + total - 1) is broken ``total`` stacks (two tiles) in.
+    start = (((dealer + total - 1) % 4) * 27 + 2 * total) % 108
+    ring = tiles[start:] + tiles[:start]
+    hands, wall = deal_ring(ring, dealer)
+    exchange_dice = (rng.randint(1, 6), rng.randint(1, 6))
+    return Deal(rules, base, seed, dealer, rolls, dice, hands, wall, exchange_dice)
+
+
+def scripted_deal(
+    rules: Rules,
+    hands: Sequence[str | Iterable[TileLike]],
+    wall: str | Iterable[TileLike],
+    dealer: int,
+    seed: int,
+    replacements: str | Iterable[TileLike],
+    base: int,
+) -> Deal:
+    """The deal of ``Game.setup``: given hands, the wall's first draws and kong replacements, the rest shuffled."""
+    if len(hands) != 4:
+        raise ValueError(f"setup needs four hands, got {len(hands)}")
+    if not 0 <= dealer < 4:
+        raise ValueError(f"dealer must be a seat 0..3, got {dealer}")
+    dealt = [_tiles_arg(h) for h in hands]
+    for s, h in enumerate(dealt):
+        need = 14 if s == dealer else 13
+        if len(h) != need:
+            raise ValueError(f"seat {s} must be dealt {need} tiles, got {len(h)}: {format_tiles(h)}")
+    draws = _tiles_arg(wall)
+    tail = _tiles_arg(replacements)
+    used = [0] * NUM_KINDS
+    for t in (*[t for h in dealt for t in h], *draws, *tail):
+        used[t] += 1
+        if used[t] > 4:
+            raise ValueError(f"more than four {Tile(t)} among the hands, wall and replacements")
+    if len(draws) + len(tail) > WALL_SIZE:
+        raise ValueError(f"the wall holds {WALL_SIZE} tiles, got {len(draws) + len(tail)}")
+    rng = random.Random(seed)
+    dice = (rng.randint(1, 6), rng.randint(1, 6))
+    filler = [t for t in range(NUM_KINDS) for _ in range(4 - used[t])]
+    rng.shuffle(filler)
+    exchange_dice = (rng.randint(1, 6), rng.randint(1, 6))
+    return Deal(rules, base, seed, dealer, None, dice, dealt, draws + filler + tail[::-1], exchange_dice)
+
+
+def _tiles_arg(tiles: str | Iterable[TileLike]) -> list[int]:
+    if isinstance(tiles, str):
+        fast = tiles_of_text(tiles)  # a deal event's own form, one tile after another
+        return fast if fast is not None else [t.index for t in parse_tiles(tiles)]
+    return [to_index(t) for t in tiles]

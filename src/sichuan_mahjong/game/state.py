@@ -14,7 +14,6 @@ that can rob it) -> ``over``.
 from __future__ import annotations
 
 import json
-import random
 from bisect import bisect_left, insort
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
@@ -31,8 +30,8 @@ from sichuan_mahjong.game.actions import (
     ActionKind,
     IllegalActionError,
 )
-from sichuan_mahjong.game.deal import WALL_SIZE, Deal, deal_ring, read_deal, roll_dealer
-from sichuan_mahjong.game.events import TILE_TEXT, Event, tiles_of_text, tiles_text
+from sichuan_mahjong.game.deal import Deal, read_deal, scripted_deal, shuffled_deal
+from sichuan_mahjong.game.events import TILE_TEXT, Event, tiles_text
 from sichuan_mahjong.game.settlement import (
     KongRecord,
     Ledger,
@@ -43,11 +42,12 @@ from sichuan_mahjong.game.settlement import (
     split,
 )
 from sichuan_mahjong.game.view import Observation, WinView, filter_event
+from sichuan_mahjong.game.why import describe, why
 from sichuan_mahjong.hand.analysis import is_winning_keys, shanten_keys, waits_counts
 from sichuan_mahjong.hand.melds import Meld, MeldKind
 from sichuan_mahjong.rules import Rules
 from sichuan_mahjong.scoring import NotWinningError, Score, own_fan_rules, score_hand
-from sichuan_mahjong.tiles import NUM_KINDS, POW5, SUITS, Tile, TileLike, format_tiles, parse_tiles, to_index
+from sichuan_mahjong.tiles import NUM_KINDS, POW5, SUITS, Tile, TileLike
 
 __all__ = ["FORCED_WIN_WALL", "Game"]
 
@@ -89,13 +89,6 @@ def _suit_exchanges(suit: int, key: int) -> tuple[Action, ...]:
     return tuple(out)
 
 
-def _tiles_arg(tiles: str | Iterable[TileLike]) -> list[int]:
-    if isinstance(tiles, str):
-        fast = tiles_of_text(tiles)  # a deal event's own form, one tile after another
-        return fast if fast is not None else [t.index for t in parse_tiles(tiles)]
-    return [to_index(t) for t in tiles]
-
-
 class Game:
     """One hand. Build with ``Game(rules, seed)`` or :meth:`setup`; drive with :meth:`to_act` / :meth:`step`."""
 
@@ -113,24 +106,7 @@ class Game:
 
         ``_deal`` (internal: :meth:`setup`, :meth:`replay`, game/sample.py) deals a checked :class:`Deal` instead.
         """
-        if _deal is not None:
-            self._init(*_deal)
-            return
-        rules = rules or Rules()
-        rng = random.Random(seed)
-        rolls: list[list[int]] | None = None
-        if dealer is None:
-            dealer, rolls = roll_dealer(rng)
-        dice = (rng.randint(1, 6), rng.randint(1, 6))
-        tiles = [t for t in range(NUM_KINDS) for _ in range(4)]
-        rng.shuffle(tiles)
-        total = dice[0] + dice[1]
-        # R2.3: the wall in front of seat (dealer + total - 1) is broken ``total`` stacks (two tiles) in.
-        start = (((dealer + total - 1) % 4) * 27 + 2 * total) % 108
-        ring = tiles[start:] + tiles[:start]
-        hands, wall = deal_ring(ring, dealer)
-        exchange_dice = (rng.randint(1, 6), rng.randint(1, 6))
-        self._init(rules, base, seed, dealer, rolls, dice, hands, wall, exchange_dice)
+        self._init(*(_deal or shuffled_deal(rules or Rules(), seed, dealer, base)))
 
     @classmethod
     def setup(
@@ -149,31 +125,7 @@ class Game:
         Kong replacements come from the wall's far end; ``replacements`` lists them in the order they are
         drawn. The wall between is filled from the unused tiles, shuffled by ``seed``. Impossible counts raise.
         """
-        rules = rules or Rules()
-        if len(hands) != 4:
-            raise ValueError(f"setup needs four hands, got {len(hands)}")
-        if not 0 <= dealer < 4:
-            raise ValueError(f"dealer must be a seat 0..3, got {dealer}")
-        dealt = [_tiles_arg(h) for h in hands]
-        for s, h in enumerate(dealt):
-            need = 14 if s == dealer else 13
-            if len(h) != need:
-                raise ValueError(f"seat {s} must be dealt {need} tiles, got {len(h)}: {format_tiles(h)}")
-        draws = _tiles_arg(wall)
-        tail = _tiles_arg(replacements)
-        used = [0] * NUM_KINDS
-        for t in (*[t for h in dealt for t in h], *draws, *tail):
-            used[t] += 1
-            if used[t] > 4:
-                raise ValueError(f"more than four {Tile(t)} among the hands, wall and replacements")
-        if len(draws) + len(tail) > WALL_SIZE:
-            raise ValueError(f"the wall holds {WALL_SIZE} tiles, got {len(draws) + len(tail)}")
-        rng = random.Random(seed)
-        dice = (rng.randint(1, 6), rng.randint(1, 6))
-        filler = [t for t in range(NUM_KINDS) for _ in range(4 - used[t])]
-        rng.shuffle(filler)
-        exchange_dice = (rng.randint(1, 6), rng.randint(1, 6))
-        return cls(_deal=Deal(rules, base, seed, dealer, None, dice, dealt, draws + filler + tail[::-1], exchange_dice))
+        return cls(_deal=scripted_deal(rules or Rules(), hands, wall, dealer, seed, replacements, base))
 
     def _init(
         self,
@@ -592,9 +544,9 @@ class Game:
             a = Action.parse(raw) if isinstance(raw, str) else raw
             legal = self._pending.get(s)
             if legal is None:
-                what = self._describe(s, a)
+                what = describe(self, s, a)
                 if self._phase == "claim" and a.kind in (ActionKind.PUNG, ActionKind.KONG, ActionKind.HU):
-                    raise IllegalActionError(f"seat {s} cannot {what}: {self._why(s, a)}")
+                    raise IllegalActionError(f"seat {s} cannot {what}: {why(self, s, a)}")
                 asked = ", ".join(map(str, sorted(self._pending)))
                 raise IllegalActionError(f"seat {s} cannot {what}: it is not asked now (asked: {asked})")
             for x in legal:
@@ -602,7 +554,7 @@ class Game:
                     break
             else:  # not one of the shared instances: an equal one must act as it (the engine compares by identity)
                 if a not in legal:
-                    raise IllegalActionError(f"seat {s} cannot {self._describe(s, a)}: {self._why(s, a)}")
+                    raise IllegalActionError(f"seat {s} cannot {describe(self, s, a)}: {why(self, s, a)}")
                 a = legal[legal.index(a)]
             chosen[s] = a
         for s, legal in self._pending.items():
@@ -610,73 +562,6 @@ class Game:
                 shown = ", ".join(map(str, legal[:12])) + (", ..." if len(legal) > 12 else "")
                 raise IllegalActionError(f"seat {s} must answer too (legal: {shown})")
         return chosen
-
-    def _describe(self, s: int, a: Action) -> str:
-        if a.kind in (ActionKind.PUNG, ActionKind.KONG) and self._pending_tile >= 0:
-            return f"{a} {Tile(self._pending_tile)}"
-        return str(a)
-
-    def _why(self, s: int, a: Action) -> str:
-        """A human reason why a is not legal for s now (the error message's tail)."""
-        kind = a.kind
-        phase = self._phase
-        legal = self._pending.get(s, [])
-        c = self._counts[s]
-        if legal == [HU]:
-            return "后4张必胡 (R9.2): with four tiles or fewer left in the wall a ready player must win"
-        if phase in ("exchange", "void", "declare") and kind not in (ActionKind.EXCHANGE, ActionKind.VOID):
-            return f"the hand is in its {phase} phase"
-        if kind is ActionKind.EXCHANGE:
-            return "换三张 passes three tiles of one suit that the player holds"
-        if kind in (ActionKind.PUNG, ActionKind.KONG):
-            if phase != "claim":
-                return "there is no discard to claim"
-            t = self._pending_tile
-            if self._declared[s]:
-                return "he has declared ready (报叫) and may only win"
-            if t // 9 == self._voids[s]:
-                return f"{Tile(t)} is of his declared void suit (R3.2)"
-            if kind is ActionKind.KONG and not self.rules.kongs_pay:
-                return f"mode {self.rules.mode} has no kongs (R5)"
-            if self.wall_count == 0:
-                return "the wall is empty"
-            word = ("one", "two", "three", "four")
-            return f"holds {word[c[t] - 1] if c[t] else 'no'} {Tile(t)}"
-        if kind is ActionKind.HU:
-            if self._lock[s] >= 0:
-                return f"过水不胡 (R9.1): passed a {self._lock[s]}-fan win since his last draw"
-            if self._just_punged:
-                return "after a pung he must discard (R4.3)"
-            return "the tiles do not make a winning hand"
-        if kind in (ActionKind.CONCEALED_KONG, ActionKind.ADDED_KONG):
-            if not self.rules.kongs_pay:
-                return f"mode {self.rules.mode} has no kongs (R5)"
-            if phase != "play" or s != self._turn:
-                return "it is not his turn"
-            if self.wall_count == 0:
-                return "no kong may be declared when the wall is empty (R9.7)"
-            if self._declared[s]:
-                return "he has declared ready (报叫): no kongs"
-            if a.tile_index // 9 == self._voids[s]:
-                return "it is his declared void suit (R3.2)"
-            if kind is ActionKind.ADDED_KONG:
-                return f"needs a pung of {a.tile} and the fourth in hand"
-            return f"holds {c[a.tile_index]} {a.tile}"
-        if kind is ActionKind.DISCARD:
-            if phase != "play":
-                return "it is not his turn to discard"
-            t = a.tile_index
-            if not c[t]:
-                return f"does not hold {a.tile}"
-            if self._declared[s]:
-                return "he has declared ready (报叫) and must discard the drawn tile"
-            if self._voids[s] >= 0 and t // 9 != self._voids[s]:
-                return f"tiles of his void suit {SUITS[self._voids[s]]} go first (R3.2)"
-        if kind is ActionKind.DECLARE_READY:
-            return "报叫 is for a ready dealer before his first discard or a ready non-dealer after the deal (R9.6)"
-        if kind is ActionKind.PASS and phase == "play":
-            return "the player on turn must discard"
-        return "not legal now; legal: " + ", ".join(map(str, legal[:12]))
 
     # -------------------------------------------------------------------------------------- play answers
     def _play(self, s: int, a: Action) -> None:
