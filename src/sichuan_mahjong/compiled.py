@@ -2,9 +2,9 @@
 
 A compiled module is a C extension beside its source, imported in its place. ``compiled.txt`` beside this file
 records the hash of each source compiled and of each package source they import (mypyc builds their types and
-constants in); :func:`check` (run by ``import sichuan_mahjong``) refuses to go on with
-an extension whose source has changed since, so an edit never runs against stale code unnoticed. The check runs
-when this module is imported, which ``sichuan_mahjong/__init__.py`` does before anything else.
+constants in). :func:`check` refuses to go on when one of them has changed since, so an edit never runs against
+stale extensions unnoticed; it runs when this module is imported, which ``sichuan_mahjong/__init__.py`` does
+before anything else.
 
 >>> set(modules()) <= {"sichuan_mahjong.game.state", "sichuan_mahjong.hand.analysis", "sichuan_mahjong.rl.tracker"}
 True
