@@ -32,6 +32,7 @@ Action.parse('exchange 123m')
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 from itertools import combinations_with_replacement
@@ -161,6 +162,12 @@ class Action:
 
     def __repr__(self) -> str:
         return f"Action.parse('{self}')"
+
+    def __reduce__(self) -> tuple[Callable[[int], Action], tuple[int]]:
+        """Copies and pickles come back as the shared instance: the engine compares answers by identity, so a
+        deep copy of a :class:`~sichuan_mahjong.game.state.Game` must keep them (else a copied game's claims
+        would resolve as passes)."""
+        return (Action.from_index, (self.index,))
 
 
 def _build() -> tuple[list[Action], dict[tuple[int, ...], Action]]:
