@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import copy
 import pickle
+import random
 
 import pytest
 
 import sichuan_mahjong as sm
 from sichuan_mahjong.agents import make_agent
 from sichuan_mahjong.game.actions import NUM_ACTIONS, Action
+from sichuan_mahjong.game.sample import reshuffled
 from sichuan_mahjong.game.state import Game
 
 
@@ -41,3 +43,23 @@ def test_a_deep_copy_mid_hand_plays_on_as_the_original(preset: str) -> None:
             assert c.payments == game.payments
         claims += len(copies)
     assert claims >= 6
+
+
+def test_reshuffled_keeps_every_hand_and_redraws_only_the_wall() -> None:
+    game = Game(sm.Rules.preset("seed"), seed=3)
+    bots = [make_agent("expert", seed=s) for s in range(4)]
+    for _ in range(30):
+        game.step({s: bots[s].act(game.view(s), legal) for s, legal in game.to_act().items()})
+    before = [game.view(s) for s in range(4)]
+    rest = game._wall[game._head : game._tail]
+    a = reshuffled(game, random.Random(1))
+    b = reshuffled(game, random.Random(1))
+    c = reshuffled(game, random.Random(2))
+    assert [a.view(s) for s in range(4)] == before  # every hand, river and meld as it was
+    assert a._wall[a._head : a._tail] == b._wall[b._head : b._tail]  # seeded
+    assert a._wall[a._head : a._tail] != c._wall[c._head : c._tail]
+    assert sorted(a._wall[a._head : a._tail]) == sorted(rest)  # the same tiles, in another order
+    assert game._wall[game._head : game._tail] == rest  # the original is untouched
+    while not a.is_over:
+        a.step({s: bots[s].act(a.view(s), legal) for s, legal in a.to_act().items()})
+    assert [game.view(s) for s in range(4)] == before

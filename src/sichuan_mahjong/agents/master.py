@@ -43,9 +43,10 @@ from sichuan_mahjong.agents.expert import ExpertAgent, TableRead
 from sichuan_mahjong.agents.hand import HandState, read_view
 from sichuan_mahjong.game.actions import Action, ActionKind
 from sichuan_mahjong.game.sample import SampleError, sample_game
+from sichuan_mahjong.game.state import Game
 from sichuan_mahjong.game.view import Observation
 
-__all__ = ["POLICIES", "SCOPES", "MasterAgent"]
+__all__ = ["POLICIES", "SCOPES", "MasterAgent", "play_on"]
 
 #: Play-outs per candidate at a searched decision.
 SAMPLES = 6
@@ -203,7 +204,12 @@ def _play_out(
 ) -> float:
     """This seat's points from now to the end of the hand, after ``action``, on the sample drawn by ``seed``."""
     game = sample_game(view, random.Random(seed), implied_voids=implied_voids, shaped=shaped)
-    me = view.seat
+    return play_on(game, view.seat, action, seed, policy)
+
+
+def play_on(game: Game, me: int, action: Action, seed: int, policy: str = "mixed") -> float:
+    """Seat ``me``'s points from now to the end of ``game`` (played on in place): it answers ``action`` now,
+    then every seat is played by the ``policy``'s bots (:data:`POLICIES`), seeded from ``seed``."""
     own, others = _POLICIES[policy]
     bots = [(own if s == me else others)(seed + s) for s in range(4)]
     before = game.deltas[me]

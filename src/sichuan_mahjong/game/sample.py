@@ -31,6 +31,7 @@ refund records, the other seats' 过水不胡 locks) starts empty.
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Sequence
 
@@ -43,7 +44,7 @@ from sichuan_mahjong.hand.analysis import shanten_keys
 from sichuan_mahjong.hand.melds import Meld, MeldKind
 from sichuan_mahjong.tiles import NUM_KINDS, POW5, Tile
 
-__all__ = ["SampleError", "sample_game", "unseen_pool"]
+__all__ = ["SampleError", "reshuffled", "sample_game", "unseen_pool"]
 
 #: Tries at a ready hand for a seat that declared 报叫 before a sample is accepted as it is.
 READY_TRIES = 30
@@ -269,6 +270,20 @@ def sample_game(view: Observation, rng: random.Random, *, implied_voids: bool = 
     assert drawn is not None
     hands, kongs, wall = drawn
     return _build(view, hands, kongs, wall, rng.getrandbits(32))
+
+
+def reshuffled(game: Game, rng: random.Random) -> Game:
+    """A deep copy of ``game`` whose wall still to be drawn is put in a random order; all else is kept.
+
+    The oracle's determinization, for analysis only (``benchmarks/decision_regret.py``): every hand as it
+    really is and only the order of the wall unknown, so that play-outs value an action as one who saw the
+    other hands would. A bot never gets this: it sees its view alone.
+    """
+    out = copy.deepcopy(game)
+    rest = out._wall[out._head : out._tail]
+    rng.shuffle(rest)
+    out._wall[out._head : out._tail] = rest
+    return out
 
 
 def _build(view: Observation, hands: list[list[int]], kongs: list[list[Meld]], wall: list[int], seed: int) -> Game:
