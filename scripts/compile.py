@@ -27,8 +27,14 @@ import tempfile
 from pathlib import Path
 
 SRC = Path(__file__).resolve().parent.parent / "src"
-# The hot path of a hand: the engine, the hand analysis under it, the RL environments' plane tracker.
-MODULES = ("sichuan_mahjong/game/state.py", "sichuan_mahjong/hand/analysis.py", "sichuan_mahjong/rl/tracker.py")
+# The hot path of a hand: the engine, the hand analysis under it, the RL environments' plane tracker and mask.
+# (game/events.py is not: a compiled frozen dataclass cannot be deep-copied.)
+MODULES = (
+    "sichuan_mahjong/game/state.py",
+    "sichuan_mahjong/hand/analysis.py",
+    "sichuan_mahjong/rl/tracker.py",
+    "sichuan_mahjong/rl/spaces.py",
+)
 RECORD = Path("sichuan_mahjong/compiled.txt")  # under the src directory compiled
 GROUP = "sichuan_mahjong_native"  # the shared library's name (a top-level module beside the package)
 
@@ -101,6 +107,8 @@ def build(src: Path) -> None:
 def copy_package(into: Path) -> Path:
     """A fresh copy of the package's sources in ``into`` (its old contents replaced); ``into`` resolved."""
     into = into.resolve()
+    if not into.is_relative_to(SRC.parent):  # mypyc reads the project's mypy settings from pyproject.toml above
+        raise SystemExit(f"--into must be a directory inside the repository ({SRC.parent}), got {into}")
     shutil.rmtree(into / "sichuan_mahjong", ignore_errors=True)
     shutil.copytree(SRC / "sichuan_mahjong", into / "sichuan_mahjong", ignore=shutil.ignore_patterns("__pycache__"))
     clean(into)  # the copy must not carry extensions or a record built in place

@@ -13,7 +13,12 @@ import pytest
 
 from sichuan_mahjong import compiled
 
-ENGINE = ("sichuan_mahjong.game.state", "sichuan_mahjong.hand.analysis", "sichuan_mahjong.rl.tracker")
+ENGINE = (
+    "sichuan_mahjong.game.state",
+    "sichuan_mahjong.hand.analysis",
+    "sichuan_mahjong.rl.tracker",
+    "sichuan_mahjong.rl.spaces",
+)
 
 
 def _is_extension(module: str) -> bool:

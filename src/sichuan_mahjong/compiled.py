@@ -6,7 +6,7 @@ constants in). :func:`check` refuses to go on when one of them has changed since
 stale extensions unnoticed; it runs when this module is imported, which ``sichuan_mahjong/__init__.py`` does
 before anything else.
 
->>> set(modules()) <= {"sichuan_mahjong.game.state", "sichuan_mahjong.hand.analysis", "sichuan_mahjong.rl.tracker"}
+>>> all(name.startswith("sichuan_mahjong.") for name in modules())  # e.g. "sichuan_mahjong.game.state"
 True
 """
 
