@@ -49,7 +49,8 @@ def test_a_whole_hand_by_taps_with_three_bots(new_page: NewPage) -> None:
         return page.locator("[data-role=settlement]").count() > 0
 
     made = play_until(page, over, limit=75)
-    assert claim_seen or "pung" not in made
+    # (No check that a pung made was also seen by over(): a bot's discard can raise the button between over()
+    # and the next tap, and step() only taps buttons the page shows.)
     assert made[:2] == ["exchange", "void"], made
     assert any(m.startswith("discard ") for m in made)
     settlement = page.locator("[data-role=settlement]")
@@ -83,7 +84,10 @@ def test_a_refused_tap_is_explained_and_the_hint_answers(new_page: NewPage) -> N
     assert page.locator(".act.void-btn").count() == 3  # nothing changed
     assert step(page) == "void"
     play_until(page, lambda: page.locator(".seat-bottom .tile.mine.legal").count() > 0)
-    rivers = page.locator(".river .tile").count()
+    # What the table shows of play: a discard adds a river tile, a claim of it moves it into a meld (a net gain
+    # too), a win on it puts a badge up. Counted together, so a bot's quick pung cannot hide the discard.
+    shown = "document.querySelectorAll('.river .tile, .melds .tile, .badge.won').length"
+    before = page.evaluate(shown)
     page.click("[data-act=advise]")
     advice = page.locator("[data-role=advice]")
     advice.wait_for()
@@ -91,7 +95,7 @@ def test_a_refused_tap_is_explained_and_the_hint_answers(new_page: NewPage) -> N
     assert advice.locator(".options tr").count() >= 1
     shot(page, "advice")
     advice.locator("[data-act=send]").click()  # do what it recommends
-    page.wait_for_function(f"document.querySelectorAll('.river .tile').length > {rivers}")
+    page.wait_for_function(f"{shown} > {before} || document.querySelector('[data-role=settlement]') !== null")
     assert page.locator("[data-role=advice]").count() == 0
 
 
