@@ -56,8 +56,8 @@ test: $(STAMP)
 compiled: $(STAMP)
 	$(BIN)/python scripts/compile.py
 
-pure: $(STAMP)
-	$(BIN)/python scripts/compile.py --clean
+pure:  # (no mypy or venv needed to remove them)
+	$(PY) scripts/compile.py --clean
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks scripts
@@ -71,6 +71,5 @@ bench-engine: $(STAMP)
 	$(BIN)/pip install -q rlcard
 	$(BIN)/python benchmarks/engine.py
 
-clean:
-	rm -rf $(VENV) build *.egg-info src/sichuan_mahjong/compiled.txt
-	find src -name '*.so' -delete
+clean: pure
+	rm -rf $(VENV) build *.egg-info

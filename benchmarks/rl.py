@@ -8,8 +8,8 @@ time from every row unevenly), the best of ``--rounds`` timings of about ``--sec
 
 * ``AEC, masked random``: ``sichuan_mahjong.rl.env(rules=...)``, every agent reads ``env.last()`` (the full
   observation: the 90 x 27 planes and the mask) and picks uniformly among the legal actions (the same cheap pick,
-  ``random.Random.random``, in every row); the dead steps at
-  the end of each hand count too, as in PettingZoo's own loop;
+  ``random.Random.random``, in every row); the dead steps at the end of each hand count too, as in PettingZoo's
+  own loop;
 * ``Gymnasium vs 3 expert``: ``gymnasium.make("SichuanMahjong-v0", opponents="expert")``, the learner's
   masked random ``env.step`` calls per second (each includes the three expert bots' answers until the learner's
   next turn); hands per second beside it;

@@ -22,7 +22,6 @@ import ast
 import hashlib
 import os
 import shutil
-import sys
 import tempfile
 from pathlib import Path
 
@@ -35,7 +34,9 @@ MODULES = (
     "sichuan_mahjong/rl/tracker.py",
     "sichuan_mahjong/rl/spaces.py",
 )
-RECORD = Path("sichuan_mahjong/compiled.txt")  # under the src directory compiled
+# Under the src directory compiled; read by sichuan_mahjong/compiled.py, which this script cannot import (that
+# import refuses a stale build, and rebuilding one is this script's job).
+RECORD = Path("sichuan_mahjong/compiled.txt")
 GROUP = "sichuan_mahjong_native"  # the shared library's name (a top-level module beside the package)
 
 
@@ -124,7 +125,6 @@ def main() -> None:
         clean(args.into.resolve() if args.into else SRC)
     else:
         build(copy_package(args.into) if args.into else SRC)
-    sys.exit(0)
 
 
 if __name__ == "__main__":

@@ -40,7 +40,7 @@ from typing import Final
 
 from sichuan_mahjong.tiles import NUM_KINDS, SUITS, Tile, TileParseError, format_tiles, parse_tiles
 
-__all__ = ["NUM_ACTIONS", "Action", "ActionKind", "ActionParseError", "IllegalActionError"]
+__all__ = ["INDEX_BY_ID", "NUM_ACTIONS", "Action", "ActionKind", "ActionParseError", "IllegalActionError"]
 
 
 class ActionKind(Enum):
@@ -153,7 +153,7 @@ class Action:
 
     @property
     def index(self) -> int:
-        i = _INDEX_BY_ID.get(id(self))  # the shared instance, without hashing the dataclass
+        i = INDEX_BY_ID.get(id(self))  # the shared instance, without hashing the dataclass
         return _INDEX_OF[self] if i is None else i
 
     def __str__(self) -> str:
@@ -203,7 +203,8 @@ NUM_ACTIONS: Final = len(_BY_INDEX)
 _INDEX_OF: Final = {a: i for i, a in enumerate(_BY_INDEX)}
 _TEXT_OF: Final = {a: _text(a) for a in _BY_INDEX}
 # The same, keyed by the identity of the shared instances (alive as long as the module, so ids never recur).
-_INDEX_BY_ID: Final = {id(a): i for i, a in enumerate(_BY_INDEX)}
+#: The flat index of each shared instance, by identity: the fast path of ``Action.index`` and the RL mask.
+INDEX_BY_ID: Final = {id(a): i for i, a in enumerate(_BY_INDEX)}
 _TEXT_BY_ID: Final = {id(a): _TEXT_OF[a] for a in _BY_INDEX}
 _BY_TEXT: Final = {text: a for a, text in _TEXT_OF.items()}
 _SIMPLE: Final = {

@@ -544,7 +544,7 @@ class Game:
             a = Action.parse(raw) if isinstance(raw, str) else raw
             legal = self._pending.get(s)
             if legal is None:
-                what = describe(self, s, a)
+                what = describe(self, a)
                 if self._phase == "claim" and a.kind in (ActionKind.PUNG, ActionKind.KONG, ActionKind.HU):
                     raise IllegalActionError(f"seat {s} cannot {what}: {why(self, s, a)}")
                 asked = ", ".join(map(str, sorted(self._pending)))
@@ -554,7 +554,7 @@ class Game:
                     break
             else:  # not one of the shared instances: an equal one must act as it (the engine compares by identity)
                 if a not in legal:
-                    raise IllegalActionError(f"seat {s} cannot {describe(self, s, a)}: {why(self, s, a)}")
+                    raise IllegalActionError(f"seat {s} cannot {describe(self, a)}: {why(self, s, a)}")
                 a = legal[legal.index(a)]
             chosen[s] = a
         for s, legal in self._pending.items():

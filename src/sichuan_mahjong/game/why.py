@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 __all__ = ["describe", "why"]
 
 
-def describe(game: Game, s: int, a: Action) -> str:
+def describe(game: Game, a: Action) -> str:
     """The action as the error names it: a claim with its tile."""
     if a.kind in (ActionKind.PUNG, ActionKind.KONG) and game._pending_tile >= 0:
         return f"{a} {Tile(game._pending_tile)}"

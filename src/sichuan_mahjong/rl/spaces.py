@@ -14,7 +14,7 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
-from sichuan_mahjong.game.actions import NUM_ACTIONS, Action, IllegalActionError
+from sichuan_mahjong.game.actions import INDEX_BY_ID, NUM_ACTIONS, Action, IllegalActionError
 from sichuan_mahjong.game.state import Game
 from sichuan_mahjong.rl.encode import OBS_SHAPE, plane_bounds
 from sichuan_mahjong.rules import Rules
@@ -36,7 +36,6 @@ RENDER_MODES: Final = ("human", "ansi")
 
 #: Every action by its flat index (Action.from_index without its range check, done before).
 _BY_INDEX: Final = tuple(Action.from_index(i) for i in range(NUM_ACTIONS))
-_FLAT: Final = {id(a): i for i, a in enumerate(_BY_INDEX)}  # alive as long as the module: ids never recur
 
 
 def observation_space() -> spaces.Dict:
@@ -56,7 +55,7 @@ def action_space() -> spaces.Discrete:
 def legal_mask(legal: Sequence[Action]) -> npt.NDArray[np.int8]:
     """1 at the flat index of each legal action, 0 elsewhere (a writeable array over a fresh bytearray)."""
     mask = bytearray(NUM_ACTIONS)  # bytes are set faster than numpy cells; the array then shares them
-    flat = _FLAT
+    flat = INDEX_BY_ID
     for a in legal:
         i = flat.get(id(a))  # the engine's shared instances, by identity
         mask[a.index if i is None else i] = 1
