@@ -34,6 +34,7 @@ from sichuan_mahjong.agents.efficient import kind_of
 from sichuan_mahjong.agents.expert import ExpertAgent, TableRead
 from sichuan_mahjong.agents.hand import read_view
 from sichuan_mahjong.agents.master import MIN_GAIN, Z, play_on
+from sichuan_mahjong.agents.reader import ready_odds
 from sichuan_mahjong.game.actions import Action, ActionKind
 from sichuan_mahjong.game.sample import SampleError, reshuffled, sample_game
 from sichuan_mahjong.game.state import Game
@@ -87,9 +88,16 @@ def _mean(xs: Sequence[float]) -> float:
     return sum(xs) / len(xs)
 
 
-def gains(game: Game, seat: int, alts: list[Action], samples: int, rng: random.Random) -> tuple[float, ...]:
-    """(oracle, search, gated) gains over alts[0] (the expert's choice) at one decision, by oracle play-outs."""
+def gains(
+    game: Game, seat: int, alts: list[Action], samples: int, rng: random.Random, read: bool = False
+) -> tuple[float, ...]:
+    """(oracle, search, gated) gains over alts[0] (the expert's choice) at one decision, by oracle play-outs.
+
+    ``read``: the search's samples make each other hand ready with the odds ``agents.reader`` reads from the
+    table and play the rest on as far as they have played (``sample_game(ready_odds=..., shaped=30)``)."""
     view = game.view(seat)
+    odds = ready_odds(view) if read and view.phase in ("play", "claim", "rob") else None
+    shaped = 30 if read else 0
     oracle: list[list[float]] = [[] for _ in alts]
     search: list[list[float]] = [[] for _ in alts]
     for _ in range(samples):
@@ -97,7 +105,8 @@ def gains(game: Game, seat: int, alts: list[Action], samples: int, rng: random.R
         for i, a in enumerate(alts):
             oracle[i].append(play_on(reshuffled(game, random.Random(seed)), seat, a, seed, "expert"))
             try:  # no sample before play (定缺, 报叫 after the deal): no search, the expert's choice stands
-                search[i].append(play_on(sample_game(view, random.Random(seed)), seat, a, seed, "expert"))
+                sample = sample_game(view, random.Random(seed), ready_odds=odds, shaped=shaped, implied_voids=read)
+                search[i].append(play_on(sample, seat, a, seed, "expert"))
             except SampleError:
                 search[i].append(0.0)
     half = samples // 2
@@ -123,6 +132,7 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=40)
     parser.add_argument("--samples", type=int, default=12, help="play-outs per alternative (at least 4)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--read", action="store_true", help="search samples drawn with the reader's P(ready)")
     args = parser.parse_args()
     if args.hands < 2 or args.samples < 4:
         raise SystemExit(f"--hands must be at least 2 and --samples at least 4, got {args.hands}, {args.samples}")
@@ -142,13 +152,14 @@ def main() -> None:
                 kind, alts = alternatives(game.view(seat), asked[seat], answers[seat])
                 if len(alts) > 1:
                     counts[kind] += 1
-                    for col, g in enumerate(gains(game, seat, alts, args.samples, rng)):
+                    for col, g in enumerate(gains(game, seat, alts, args.samples, rng, args.read)):
                         per_hand[kind][col][n] += g
             game.step(answers)
         print(f"\r{n + 1}/{args.hands} hands", end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
     t = t_quantile_975(args.hands - 1)
-    print(f"{args.rules} rules, {args.hands} hands, {args.samples} play-outs per alternative; points per hand")
+    how = ", read samples" if args.read else ""
+    print(f"{args.rules} rules{how}, {args.hands} hands, {args.samples} play-outs per alternative; points per hand")
     print(f"{'decision':24} {'per hand':>8}  " + "  ".join(f"{c:>22}" for c in COLUMNS))
     total = [[0.0] * args.hands for _ in COLUMNS]
     for kind in sorted(per_hand):

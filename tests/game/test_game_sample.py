@@ -218,3 +218,23 @@ def test_shaped_hands_are_as_near_ready_as_played_ones() -> None:
     assert n > 100
     assert plain / n > real / n + 1.0  # the plain samples lag the real hands by more than a step
     assert abs(shaped - real) / n < 0.5
+
+
+def test_ready_odds_make_that_share_of_hands_ready() -> None:
+    """A seat drawn ready (``ready_odds``) is played on until it is; odds of 0 leave random, unready hands."""
+    rng = random.Random(6)
+    n = ready_all = ready_none = 0
+    for _, view in decision_views("app", range(3)):
+        if view.phase != "play" or len(view.discards[view.seat]) < 3:
+            continue
+        sure = sample_game(view, rng, ready_odds=[1.0] * 4)
+        never = sample_game(view, rng, ready_odds=[0.0] * 4)
+        again = sure.view(view.seat)
+        assert all(getattr(again, name) == getattr(view, name) for name in PUBLIC)
+        for s in range(4):
+            if s != view.seat and view.active[s]:
+                ready_all += _shanten_of(sure, s) == 0
+                ready_none += _shanten_of(never, s) == 0
+                n += 1
+    assert n > 100
+    assert ready_all / n > 0.9 and ready_none / n < 0.15

@@ -235,6 +235,8 @@ def plan_value(h: HandState, draws: float, unseen_total: int, s: int, uk: int, s
 @register("expert")
 class ExpertAgent(EfficientAgent):
     name = "expert"
+    #: How much a feared deal-in (``TableRead.danger``) counts against a discard's gain.
+    danger_scale = DANGER_SCALE
 
     def act(self, view: Observation, legal: Sequence[Action]) -> Action:
         if len(legal) == 1:
@@ -243,7 +245,7 @@ class ExpertAgent(EfficientAgent):
         phase = view.phase
         if phase in ("exchange", "void"):
             return super().act(view, legal)
-        h = read_view(view)
+        h = self._hand(view)
         if ActionKind.HU in kinds:
             if phase == "claim" and self._pass_small_win(view, h):
                 return kinds[ActionKind.PASS][0]
@@ -257,6 +259,14 @@ class ExpertAgent(EfficientAgent):
         return self._play(view, h, kinds)
 
     # ------------------------------------------------------------------------------------------ values
+    def _hand(self, view: Observation) -> HandState:
+        """The seat's hand and what it counts as live (a subclass may count better)."""
+        return read_view(view)
+
+    def _read(self, view: Observation, h: HandState) -> TableRead:
+        """The table as this bot reads it (a subclass may read it better)."""
+        return TableRead(view, h)
+
     def _hand_value(
         self, view: Observation, h: HandState, read: TableRead, s: int, declared: bool, std: bool = True
     ) -> float:
@@ -295,7 +305,7 @@ class ExpertAgent(EfficientAgent):
                 h.remove(t)
                 gain = self._hand_value(view, h, read, s, declared, s == least)
                 h.add(t)
-            loss = DANGER_SCALE * read.danger[t] + read.kong_feed[t]
+            loss = self.danger_scale * read.danger[t] + read.kong_feed[t]
             # Tiny tie-breaks: shed the suit held least (缺一门 by play), then terminals.
             tie = 1e-4 * per_suit[t // 9] + 1e-5 * min(t % 9, 8 - t % 9)
             out.append((gain - loss - tie - 0.001 * s, t))
@@ -304,7 +314,7 @@ class ExpertAgent(EfficientAgent):
 
     # ------------------------------------------------------------------------------------------ phases
     def _play(self, view: Observation, h: HandState, kinds: dict[ActionKind, list[Action]]) -> Action:
-        read = TableRead(view, h)
+        read = self._read(view, h)
         discards = [a.tile_index for a in kinds.get(ActionKind.DISCARD, [])]
         scored = self._discard_scores(view, h, read, discards) if discards else []
         best_value = scored[0][0] if scored else -1e9
@@ -354,7 +364,7 @@ class ExpertAgent(EfficientAgent):
         if tile is None:
             return pass_
         t = tile.index
-        read = TableRead(view, h)
+        read = self._read(view, h)
         now_s = h.shanten()
         now_value = self._hand_value(view, h, read, now_s, view.ready[view.seat])
         ms = h.meld_suits | (1 << (t // 9))

@@ -39,8 +39,9 @@ from collections.abc import Sequence
 
 from sichuan_mahjong.agents.base import register
 from sichuan_mahjong.agents.efficient import EfficientAgent, _centrality, kind_of
-from sichuan_mahjong.agents.expert import ExpertAgent, TableRead
+from sichuan_mahjong.agents.expert import ExpertAgent
 from sichuan_mahjong.agents.hand import HandState, read_view
+from sichuan_mahjong.agents.reader import ready_odds
 from sichuan_mahjong.game.actions import Action, ActionKind
 from sichuan_mahjong.game.sample import SampleError, sample_game
 from sichuan_mahjong.game.state import Game
@@ -78,6 +79,7 @@ class MasterAgent(ExpertAgent):
         implied_voids: bool = False,
         max_samples: int | None = None,
         shaped: int = 0,
+        read: bool = False,
     ) -> None:
         super().__init__(seed)
         if samples < 2:
@@ -93,6 +95,7 @@ class MasterAgent(ExpertAgent):
         self.z = z
         self.implied_voids = implied_voids
         self.shaped = shaped
+        self.read = read
         self.max_samples = samples if max_samples is None else max(samples, max_samples)
         self.searched = 0  # decisions searched, and of those, overruled (for the benchmarks)
         self.overruled = 0
@@ -119,7 +122,7 @@ class MasterAgent(ExpertAgent):
         if not discards or self.scope == "claims":
             return []
         h = read_view(view)
-        read = TableRead(view, h)
+        read = self._read(view, h)
         scored = self._discard_scores(view, h, read, discards)
         h.remove(scored[0][1])
         near = h.shanten() <= NEAR
@@ -173,7 +176,8 @@ class MasterAgent(ExpertAgent):
         return candidates[best]
 
     def _play_out(self, view: Observation, action: Action, seed: int) -> float:
-        return _play_out(view, action, seed, self.policy, self.implied_voids, self.shaped)
+        odds = ready_odds(view) if self.read else None
+        return _play_out(view, action, seed, self.policy, self.implied_voids, self.shaped, odds)
 
 
 def _gains(values: list[list[float]], c: int, live: list[int]) -> list[tuple[int, float, float]]:
@@ -201,9 +205,10 @@ def _play_out(
     policy: str = "mixed",
     implied_voids: bool = False,
     shaped: int = 0,
+    odds: Sequence[float] | None = None,
 ) -> float:
     """This seat's points from now to the end of the hand, after ``action``, on the sample drawn by ``seed``."""
-    game = sample_game(view, random.Random(seed), implied_voids=implied_voids, shaped=shaped)
+    game = sample_game(view, random.Random(seed), implied_voids=implied_voids, shaped=shaped, ready_odds=odds)
     return play_on(game, view.seat, action, seed, policy)
 
 

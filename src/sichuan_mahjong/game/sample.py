@@ -21,7 +21,11 @@ What the sample respects (the inferences a player can make from the view alone):
 * how long each seat has played (``shaped``): its random hand is then played on for two turns more than it has
   discarded, each turn drawing from the unseen tiles and giving back the tile it needs least (least
   shanten). A random deal of the unseen tiles is about two steps of shanten behind the real hands of
-  ``expert`` players by mid-hand; the shaped one is within half a step of them (``tests/game``).
+  ``expert`` players by mid-hand; the shaped one is within half a step of them (``tests/game``);
+* how likely each seat is to be ready (``ready_odds``, read from the table by the caller, e.g.
+  ``agents.reader.ready_odds``): a seat drawn as ready has its hand played on (as in ``shaped``) until it is.
+  A random deal of the unseen tiles is almost never ready, so play-outs from it never deal in on the first
+  discard; these samples deal in about as often as the table does (``benchmarks/sample_quality.py``).
 
 The built game is an ordinary :class:`Game` at the same decision (same phase, seat on turn, pending tile and
 this seat's legal answers); drive it with ``to_act`` / ``step`` as any other. Past payments are kept as the
@@ -48,6 +52,8 @@ __all__ = ["SampleError", "reshuffled", "sample_game", "unseen_pool"]
 
 #: Tries at a ready hand for a seat that declared 报叫 before a sample is accepted as it is.
 READY_TRIES = 30
+#: Turns a sampled hand is played on at most to make it ready (``ready_odds``).
+READY_STEPS = 40
 #: A suit counts as voided by play once this many of a seat's first eight discards were of it and its last
 #: this many discards were not.
 SHED = 2
@@ -187,7 +193,11 @@ def _is_ready(tiles: Sequence[int], melds: Sequence[Meld], void: int | None) -> 
 
 
 def _sample_hidden(
-    view: Observation, rng: random.Random, implied_voids: bool = False, shaped: int = 0
+    view: Observation,
+    rng: random.Random,
+    implied_voids: bool = False,
+    shaped: int = 0,
+    ready_odds: Sequence[float] | None = None,
 ) -> tuple[list[list[int]], list[list[Meld]], list[int]] | None:
     """One draw of the others' concealed tiles and concealed kongs and the wall (in draw order)."""
     me = view.seat
@@ -230,9 +240,15 @@ def _sample_hidden(
             if sum(pool[t] for t in allowed) < need:  # a claimed void discard left the river: no inference
                 allowed = None
         hands[s] = fixed[s] + _draw(pool, need, rng, allowed)
-        if shaped:
+        melds = [*view.melds[s], *kongs[s]]
+        if ready_odds is not None and rng.random() < ready_odds[s]:
+            for _ in range(READY_STEPS):
+                if _is_ready(hands[s], melds, view.voids[s]):
+                    break
+                _shape(hands[s], len(fixed[s]), melds, view.voids[s], pool, allowed, 1, rng)
+        elif shaped:
             steps = min(shaped, len(view.discards[s]) + 2)
-            _shape(hands[s], len(fixed[s]), [*view.melds[s], *kongs[s]], view.voids[s], pool, allowed, steps, rng)
+            _shape(hands[s], len(fixed[s]), melds, view.voids[s], pool, allowed, steps, rng)
     if sum(pool) != view.wall_count:
         return None
     wall = [t for t in range(NUM_KINDS) for _ in range(pool[t])]
@@ -240,12 +256,21 @@ def _sample_hidden(
     return hands, kongs, wall
 
 
-def sample_game(view: Observation, rng: random.Random, *, implied_voids: bool = False, shaped: int = 0) -> Game:
+def sample_game(
+    view: Observation,
+    rng: random.Random,
+    *,
+    implied_voids: bool = False,
+    shaped: int = 0,
+    ready_odds: Sequence[float] | None = None,
+) -> Game:
     """A :class:`Game` at the view's decision whose hidden tiles are drawn by ``rng`` (see the module doc).
 
     ``implied_voids`` also keeps each seat's void chosen by play (a suit it visibly shed) out of its hand;
     ``shaped`` plays that many turns of each other seat's sampled hand (draw, give back the tile it needs
-    least) so that it is as close to ready as a hand played a while tends to be.
+    least) so that it is as close to ready as a hand played a while tends to be. ``ready_odds[s]`` is the
+    chance that seat s's hand is ready: a seat so drawn is played on until it is (at most
+    :data:`READY_STEPS` turns); the others are shaped as ``shaped`` says.
 
     Only ``play``, ``claim`` and ``rob`` views are sampled (the decisions of the hand in progress).
     """
@@ -255,7 +280,7 @@ def sample_game(view: Observation, rng: random.Random, *, implied_voids: bool = 
         raise SampleError(f"seat {view.seat} is not asked to act in this view")
     drawn = None
     for _ in range(READY_TRIES):
-        drawn = _sample_hidden(view, rng, implied_voids, shaped)
+        drawn = _sample_hidden(view, rng, implied_voids, shaped, ready_odds)
         if drawn is None:
             raise SampleError(
                 f"the hidden tiles do not add up: wall {view.wall_count}, concealed {view.concealed_counts}"

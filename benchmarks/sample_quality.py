@@ -1,0 +1,143 @@
+"""How well samples of the hidden tiles predict which discards deal in: the search's picture of the others.
+
+Run: ``.venv/bin/python benchmarks/sample_quality.py [--rules seed] [--hands 40] [--samples 30]``.
+Four ``expert`` bots play seeded hands; at each discard decision of one seat (rotating) whose hand is near
+ready, every distinct tile it may discard is checked against the others' real hands (does it complete one?)
+and against ``samples`` determinizations of each method: the fraction of samples in which it completes one is
+the method's P(deal-in). Printed per method: Brier score and log loss over (decision, tile) pairs (lower is
+better), the mean P given to the tiles that really deal in and to those that do not, and the mean shanten of
+the others' sampled hands against the real ones.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import sys
+import time
+from collections.abc import Callable
+
+import sichuan_mahjong as sm
+from sichuan_mahjong.agents.expert import ExpertAgent
+from sichuan_mahjong.agents.hand import read_view
+from sichuan_mahjong.agents.reader import deal_in, ready_odds
+from sichuan_mahjong.game.actions import ActionKind
+from sichuan_mahjong.game.sample import SampleError, sample_game
+from sichuan_mahjong.game.state import Game
+from sichuan_mahjong.hand.analysis import shanten_keys
+from sichuan_mahjong.tiles import POW5
+
+Method = Callable[[sm.Observation, random.Random], Game]
+METHODS: dict[str, Method] = {
+    "random deal": sample_game,
+    "shaped": lambda v, r: sample_game(v, r, implied_voids=True, shaped=30),
+    "read P(ready)": lambda v, r: sample_game(v, r, ready_odds=ready_odds(v)),
+    "read P(ready), shaped": lambda v, r: sample_game(v, r, ready_odds=ready_odds(v), shaped=30, implied_voids=True),
+}
+
+MODEL = "reader model (no sample)"
+
+
+def deal_ins(game: Game, me: int, tiles: list[int]) -> tuple[list[bool], list[int]]:
+    """Whether each tile completes an active other seat's concealed hand, and those seats' shanten."""
+    hits = [False] * len(tiles)
+    shanten = []
+    for s in range(4):
+        if s == me or not game._active[s]:
+            continue
+        keys = list(game._keys[s])
+        nm = len(game._melds[s])
+        ms, v = game._meld_suits[s], game._voids[s]
+        shanten.append(shanten_keys(keys, nm, ms, v))
+        for i, t in enumerate(tiles):
+            keys[t // 9] += POW5[t % 9]
+            if shanten_keys(keys, nm, ms, v) == -1:
+                hits[i] = True
+            keys[t // 9] -= POW5[t % 9]
+    return hits, shanten
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rules", default="seed")
+    parser.add_argument("--hands", type=int, default=40)
+    parser.add_argument("--samples", type=int, default=30)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--near", type=int, default=1, help="only decisions whose best discard leaves this shanten")
+    args = parser.parse_args()
+    rules = sm.Rules.preset(args.rules)
+    rng = random.Random(args.seed)
+    stats = {m: {"brier": 0.0, "log": 0.0, "hit": 0.0, "miss": 0.0, "sh": 0.0, "sec": 0.0} for m in [*METHODS, MODEL]}
+    n_pairs = n_hits = n_sh = n_dec = 0
+    real_sh = 0.0
+    for n in range(args.hands):
+        game = Game(rules, seed=args.seed * 100_003 + n)
+        bots = [ExpertAgent(7 * n + s) for s in range(4)]
+        seat = n % 4
+        while not game.is_over:
+            asked = game.to_act()
+            legal = asked.get(seat, [])
+            view = game.view(seat)
+            tiles = sorted({a.tile_index for a in legal if a.kind is ActionKind.DISCARD})
+            if view.phase == "play" and len(tiles) > 1:
+                h = read_view(view)
+                best = 99
+                for t in tiles:
+                    h.remove(t)
+                    best = min(best, h.shanten())
+                    h.add(t)
+                if best <= args.near:
+                    truth, sh = deal_ins(game, seat, tiles)
+                    n_pairs += len(tiles)
+                    n_dec += 1
+                    n_hits += sum(truth)
+                    real_sh += sum(sh)
+                    n_sh += len(sh)
+                    model = deal_in(view, h, tiles)
+                    st = stats[MODEL]
+                    for i, x in enumerate(truth):
+                        q = 1.0
+                        for _, p in model[tiles[i]]:
+                            q *= 1 - p
+                        p = min(max(1 - q, 1e-3), 1 - 1e-3)
+                        st["brier"] += (p - x) ** 2
+                        st["log"] -= math.log(p if x else 1 - p)
+                        st["hit" if x else "miss"] += p
+                    for name, method in METHODS.items():
+                        st = stats[name]
+                        counts = [0] * len(tiles)
+                        t0 = time.perf_counter()
+                        shs = 0
+                        try:
+                            for _ in range(args.samples):
+                                g = method(view, rng)
+                                hits, s_sh = deal_ins(g, seat, tiles)
+                                shs += sum(s_sh)
+                                for i, x in enumerate(hits):
+                                    counts[i] += x
+                        except SampleError:
+                            continue
+                        st["sec"] += time.perf_counter() - t0
+                        st["sh"] += shs / args.samples
+                        for i, x in enumerate(truth):
+                            p = counts[i] / args.samples
+                            pc = min(max(p, 0.5 / args.samples), 1 - 0.5 / args.samples)
+                            st["brier"] += (p - x) ** 2
+                            st["log"] -= math.log(pc if x else 1 - pc)
+                            st["hit" if x else "miss"] += p
+            game.step({s: bots[s].act(game.view(s), lg) for s, lg in asked.items()})
+        print(f"\r{n + 1}/{args.hands} hands", end="", file=sys.stderr, flush=True)
+    print(file=sys.stderr)
+    print(f"{args.rules}: {n_pairs} (decision, tile) pairs, {n_hits} deal in; others' shanten {real_sh / n_sh:.2f}")
+    print(f"{'method':28} {'brier':>7} {'logloss':>8} {'P|deals':>8} {'P|safe':>8} {'shanten':>8} {'ms/sample':>9}")
+    for name, st in stats.items():
+        print(
+            f"{name:28} {st['brier'] / n_pairs:7.4f} {st['log'] / n_pairs:8.4f} {st['hit'] / max(1, n_hits):8.3f}"
+            f" {st['miss'] / max(1, n_pairs - n_hits):8.3f} {st['sh'] / n_sh:8.2f}"
+            f" {1000 * st['sec'] / max(1, n_dec * args.samples):9.2f}"
+        )
+
+
+if __name__ == "__main__":
+    main()

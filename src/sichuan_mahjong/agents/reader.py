@@ -1,0 +1,271 @@
+"""Reading the others' hands from the table: who is ready, and on which tiles, learned from play.
+
+A seat sees each other seat's river (in order), melds, void, 报叫 flag and concealed count (R12), no more.
+From those, two logistic models fitted on simulated ``expert`` games (``scripts/fit_reader.py``, coefficients
+in :mod:`~sichuan_mahjong.agents.reader_model`) give, for each opponent still in:
+
+* P(ready): his concealed hand is one tile from a win (features: 报叫, discards made, melds, how late, a
+  one-suit meld set, a declared void he may still hold, what his last discards were);
+* P(wins on t | ready) for each tile kind t: the tile's rank, how many copies are unseen, what he discarded
+  (the tile itself, its neighbours and its 筋 t±3, lately or at all), how much of its suit he sheds, his melds
+  in it, whether he just let it pass (过水不胡).
+
+Their product is the chance that discarding t now deals in to him. A tile of his declared void, or of the
+suit his melds rule out, never does (a hand must be 缺一门 to win). :func:`deal_in` is what a bot reads.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from sichuan_mahjong.agents.expert import TableRead
+from sichuan_mahjong.agents.hand import HandState
+from sichuan_mahjong.agents.reader_model import LIVE, READY, WAIT
+from sichuan_mahjong.game.view import Observation
+from sichuan_mahjong.hand.melds import MeldKind
+
+__all__ = [
+    "ReadTable",
+    "deal_in",
+    "live_counts",
+    "live_features",
+    "passed_since_draw",
+    "ready_features",
+    "ready_odds",
+    "sure_void",
+    "wait_features",
+]
+
+#: Tiles in the wall when play begins (108 - 4 x 13 - 1).
+_FULL_WALL = 55
+_RANK_CLASS = (0, 1, 2, 3, 4, 3, 2, 1, 0)  # 1/9, 2/8, 3/7, 4/6, 5
+
+
+def sure_void(view: Observation, o: int) -> int:
+    """The suit seat o surely cannot win in: its declared void (定缺), or the third suit once it has melds in
+    the other two; -1 when none is sure."""
+    declared = view.voids[o]
+    if declared is not None:
+        return declared
+    suits = {m.tile_index // 9 for m in view.melds[o]}
+    return 3 - sum(suits) if len(suits) == 2 else -1
+
+
+def _sig(z: float) -> float:
+    if z < -30.0:
+        return 0.0
+    return 1.0 / (1.0 + math.exp(-z))
+
+
+def ready_features(view: Observation, o: int) -> list[float]:
+    """What the table says about whether seat o's hand is ready (see the module doc)."""
+    river = view.discards[o]
+    n = min(len(river), 20) / 10.0
+    melds = view.melds[o]
+    n_melds = len(melds) + view.hidden_kongs[o]
+    suits = {m.tile_index // 9 for m in melds}
+    late = max(0.0, _FULL_WALL - view.wall_count) / _FULL_WALL
+    void = view.voids[o]
+    holds_void = void is not None and (not river or river[-1].index // 9 == void)
+    last = river[-4:]
+    middle = sum(1 for x in last if 2 <= x.index % 9 <= 6) / 4.0
+    edge = sum(1 for x in last if x.index % 9 in (0, 8)) / 4.0
+    return [
+        1.0,
+        1.0 if view.ready[o] else 0.0,
+        n,
+        n * n,
+        float(n_melds),
+        late,
+        1.0 if len(suits) == 1 and len(melds) >= 2 else 0.0,
+        1.0 if holds_void else 0.0,
+        middle,
+        edge,
+        n * n_melds,
+    ]
+
+
+def wait_features(view: Observation, unseen: Sequence[int], o: int, t: int, passed: bool) -> list[float]:
+    """What the table says about whether ready seat o waits on tile kind t (see the module doc)."""
+    river = view.discards[o]
+    suit, rank = divmod(t, 9)
+    cls = _RANK_CLASS[rank]
+    u = unseen[t]
+    mine = [x.index for x in river]
+    recent = mine[-3:]
+    in_suit = sum(1 for x in mine if x // 9 == suit)
+    last5 = sum(1 for x in mine[-5:] if x // 9 == suit)
+
+    def shed(d: int) -> float:
+        r = rank + d
+        return 1.0 if 0 <= r < 9 and (t + d) in mine else 0.0
+
+    def live(d: int) -> int:
+        r = rank + d
+        return unseen[t + d] if 0 <= r < 9 else 0
+
+    melds = view.melds[o]
+    meld_suits = {m.tile_index // 9 for m in melds}
+    early = [x // 9 for x in mine[:8]]
+    shed_early = max(range(3), key=early.count) if early else -1
+    return [
+        1.0,
+        1.0 if cls == 1 else 0.0,
+        1.0 if cls == 2 else 0.0,
+        1.0 if cls == 3 else 0.0,
+        1.0 if cls == 4 else 0.0,
+        1.0 if u == 0 else 0.0,
+        1.0 if u == 1 else 0.0,
+        1.0 if u == 2 else 0.0,
+        1.0 if t in mine else 0.0,
+        1.0 if t in recent else 0.0,
+        max(shed(-3), shed(3)),
+        max(shed(-1), shed(1)),
+        max(shed(-2), shed(2)),
+        in_suit / max(1, len(mine)),
+        last5 / 5.0,
+        1.0 if suit in meld_suits else 0.0,
+        1.0 if suit == shed_early and early.count(suit) >= 2 and suit not in meld_suits else 0.0,
+        1.0 if passed else 0.0,
+        (live(-1) + live(1)) / 8.0,
+        (live(-2) + live(2)) / 8.0,
+        1.0 if any(m.tile_index == t and m.kind is MeldKind.PUNG for m in melds) else 0.0,
+        1.0 if len(meld_suits) == 1 and suit in meld_suits and len(melds) >= 2 else 0.0,
+        min(len(mine), 20) / 10.0,
+    ]
+
+
+def live_features(view: Observation, unseen: Sequence[int], t: int) -> list[float]:
+    """What the table says about how many of tile kind t's unseen copies will still reach this seat (drawn by
+    it, or discarded by another): the others who cannot keep it (void), who collect its suit, who shed it."""
+    suit = t // 9
+    cls = _RANK_CLASS[t % 9]
+    u = unseen[t]
+    void_free = void_held = implied = collects = shed = recent = ready = others = 0
+    for o in range(4):
+        if o == view.seat or not view.active[o]:
+            continue
+        others += 1
+        river = view.discards[o]
+        declared = view.voids[o]
+        melds = view.melds[o]
+        meld_suits = {m.tile_index // 9 for m in melds}
+        if declared == suit:
+            if river and river[-1].index // 9 != suit:
+                void_free += 1
+            else:
+                void_held += 1
+        elif declared is None and suit not in meld_suits:
+            early = [x.index // 9 for x in river[:8]]
+            if early.count(suit) >= 2 and max(range(3), key=early.count) == suit:
+                implied += 1
+        if suit in meld_suits:
+            collects += 1
+        mine = [x.index for x in river]
+        shed += t in mine
+        recent += t in mine[-3:]
+        ready += view.ready[o]
+    wall = view.wall_count / _FULL_WALL
+    return [
+        1.0,
+        1.0 if u == 2 else 0.0,
+        1.0 if u == 3 else 0.0,
+        1.0 if u == 4 else 0.0,
+        wall,
+        wall * wall,
+        float(others),
+        float(void_free),
+        float(void_held),
+        float(implied),
+        float(collects),
+        float(shed),
+        float(recent),
+        float(ready),
+        1.0 if cls == 0 else 0.0,
+        1.0 if cls == 1 else 0.0,
+        1.0 if cls == 4 else 0.0,
+        math.log(u) if u else 0.0,
+    ]
+
+
+def ready_odds(view: Observation) -> list[float]:
+    """P(ready) of each seat's concealed hand as this seat reads it (0 for itself and seats out of the hand)."""
+    w = READY[int(view.rules.declare_void)]
+    return [
+        _sig(sum(a * x for a, x in zip(w, ready_features(view, o), strict=True)))
+        if o != view.seat and view.active[o]
+        else 0.0
+        for o in range(4)
+    ]
+
+
+def live_counts(view: Observation, unseen: Sequence[int]) -> list[float]:
+    """Each kind's unseen copies weighted by how likely they are to reach this seat (:func:`live_features`),
+    scaled so that they add up to the unseen copies."""
+    w = LIVE[int(view.rules.declare_void)]
+    mu = [
+        math.exp(sum(a * x for a, x in zip(w, live_features(view, unseen, t), strict=True))) if u else 0.0
+        for t, u in enumerate(unseen)
+    ]
+    total = sum(mu)
+    if total <= 0:
+        return [float(u) for u in unseen]
+    k = sum(unseen) / total
+    return [m * k for m in mu]
+
+
+def passed_since_draw(view: Observation, o: int) -> set[int]:
+    """Tiles discarded after o's last turn that o let pass: 过水不胡 keeps him from winning on them."""
+    out: set[int] = set()
+    for k in range(1, 4):
+        x = (o + k) % 4
+        if x == view.seat:
+            break
+        river = view.discards[x]
+        if river and view.active[x]:
+            out.add(river[-1].index)
+    return out
+
+
+def deal_in(view: Observation, h: HandState, kinds: Sequence[int]) -> dict[int, list[tuple[int, float]]]:
+    """For each tile kind in ``kinds``: (opponent, P(discarding it now deals in to him)) for every opponent
+    still in with a chance above zero."""
+    void_rules = int(view.rules.declare_void)
+    ready_w = READY[void_rules]
+    wait_w = WAIT[void_rules]
+    out: dict[int, list[tuple[int, float]]] = {t: [] for t in kinds}
+    for o in range(4):
+        if o == view.seat or not view.active[o]:
+            continue
+        p_ready = _sig(sum(w * x for w, x in zip(ready_w, ready_features(view, o), strict=True)))
+        void = sure_void(view, o)
+        passed = passed_since_draw(view, o)
+        for t in kinds:
+            if t // 9 == void:
+                continue
+            z = sum(w * x for w, x in zip(wait_w, wait_features(view, h.unseen, o, t, t in passed), strict=True))
+            out[t].append((o, p_ready * _sig(z)))
+    return out
+
+
+class ReadTable(TableRead):
+    """The expert's table read with its danger learned: for each tile this seat holds, the sum over the others
+    of P(it deals in to him) x what his win would cost (2**fan, feared bigger after 报叫 or one-suit melds)."""
+
+    __slots__ = ()
+
+    def __init__(self, view: Observation, h: HandState) -> None:
+        super().__init__(view, h)
+        danger = [0.0] * len(self.danger)
+        held = [t for t, n in enumerate(h.counts) if n]
+        for t, risks in deal_in(view, h, held).items():
+            danger[t] = sum(p * _loss(view, o) for o, p in risks)
+        self.danger = danger
+
+
+def _loss(view: Observation, o: int) -> float:
+    melds = view.melds[o]
+    suits = {m.tile_index // 9 for m in melds}
+    fan = 1.0 + (2.0 if view.ready[o] else 0.0) + (1.5 if len(suits) == 1 and len(melds) >= 2 else 0.0)
+    return float(2.0**fan)
