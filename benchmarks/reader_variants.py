@@ -38,20 +38,20 @@ def _read_danger(weight: float) -> type[ExpertAgent]:
 class _Live(ExpertAgent):
     """Live counts where ``scope`` says: ``all``, ``ready`` (a ready hand's waits), ``far`` (before ready)."""
 
-    scope = "all"
+    live_scope = "all"
 
     def _hand(self, view: Observation) -> HandState:
         h = read_view(view)
         self._raw = h.unseen
         self._live = live_counts(view, h.unseen)
-        if self.scope == "all":
+        if self.live_scope == "all":
             h.unseen = self._live  # type: ignore[assignment]
         return h
 
     def _hand_value(
         self, view: Observation, h: HandState, read: TableRead, s: int, declared: bool, std: bool = True
     ) -> float:
-        if self.scope == "all" or (s == 0) != (self.scope == "ready"):
+        if self.live_scope == "all" or (s == 0) != (self.live_scope == "ready"):
             return super()._hand_value(view, h, read, s, declared, std)
         raw = h.unseen
         h.unseen = self._live  # type: ignore[assignment]
@@ -62,7 +62,7 @@ class _Live(ExpertAgent):
 
 
 def _live(scope: str) -> type[ExpertAgent]:
-    return type(f"Live_{scope}", (_Live,), {"name": "live" if scope == "all" else f"live_{scope}", "scope": scope})
+    return type(f"Live_{scope}", (_Live,), {"name": "live" if scope == "all" else f"live_{scope}", "live_scope": scope})
 
 
 def _factory(cls: type[ExpertAgent]) -> Callable[[int | None], ExpertAgent]:

@@ -96,6 +96,7 @@ class MasterAgent(ExpertAgent):
         self.implied_voids = implied_voids
         self.shaped = shaped
         self.read = read
+        self._odds: list[float] | None = None  # the read odds of the decision being searched
         self.max_samples = samples if max_samples is None else max(samples, max_samples)
         self.searched = 0  # decisions searched, and of those, overruled (for the benchmarks)
         self.overruled = 0
@@ -141,6 +142,7 @@ class MasterAgent(ExpertAgent):
     def _search(self, view: Observation, candidates: list[Action], choice: Action) -> Action:
         start = time.perf_counter()
         budget = None if self.think_ms is None else self.think_ms / 1000.0
+        self._odds = ready_odds(view) if self.read else None
         c = candidates.index(choice)
         values: list[list[float]] = [[] for _ in candidates]
         live = list(range(len(candidates)))  # the candidates sampled (the expert's choice always)
@@ -176,8 +178,7 @@ class MasterAgent(ExpertAgent):
         return candidates[best]
 
     def _play_out(self, view: Observation, action: Action, seed: int) -> float:
-        odds = ready_odds(view) if self.read else None
-        return _play_out(view, action, seed, self.policy, self.implied_voids, self.shaped, odds)
+        return _play_out(view, action, seed, self.policy, self.implied_voids, self.shaped, self._odds)
 
 
 def _gains(values: list[list[float]], c: int, live: list[int]) -> list[tuple[int, float, float]]:

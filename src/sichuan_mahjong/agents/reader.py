@@ -20,7 +20,7 @@ import math
 from collections.abc import Sequence
 
 from sichuan_mahjong.agents.expert import TableRead
-from sichuan_mahjong.agents.hand import HandState
+from sichuan_mahjong.agents.hand import HandState, read_view
 from sichuan_mahjong.agents.reader_model import LIVE, READY, WAIT
 from sichuan_mahjong.game.view import Observation
 from sichuan_mahjong.hand.melds import MeldKind
@@ -35,6 +35,7 @@ __all__ = [
     "ready_odds",
     "sure_void",
     "wait_features",
+    "wait_odds",
 ]
 
 #: Tiles in the wall when play begins (108 - 4 x 13 - 1).
@@ -198,6 +199,24 @@ def ready_odds(view: Observation) -> list[float]:
         else 0.0
         for o in range(4)
     ]
+
+
+def wait_odds(view: Observation) -> list[list[float]]:
+    """P(seat o wins on kind t | o is ready), as this seat reads it, for every seat and kind (0 for itself, for
+    seats out of the hand and for a sure void)."""
+    w = WAIT[int(view.rules.declare_void)]
+    h_unseen = read_view(view).unseen
+    out = [[0.0] * 27 for _ in range(4)]
+    for o in range(4):
+        if o == view.seat or not view.active[o]:
+            continue
+        void = sure_void(view, o)
+        passed = passed_since_draw(view, o)
+        for t in range(27):
+            if t // 9 != void:
+                z = sum(a * x for a, x in zip(w, wait_features(view, h_unseen, o, t, t in passed), strict=True))
+                out[o][t] = _sig(z)
+    return out
 
 
 def live_counts(view: Observation, unseen: Sequence[int]) -> list[float]:
