@@ -1,6 +1,7 @@
 """Where the expert loses against itself: the value of its decisions' alternatives, by kind of decision.
 
-Run: ``.venv/bin/python benchmarks/decision_regret.py [--rules seed] [--hands 40] [--samples 12] [--seed 0]``.
+Run: ``.venv/bin/python benchmarks/decision_regret.py [--rules seed] [--hands 40] [--samples 12] [--seed 0]
+[--read]``.
 Four ``expert`` bots play seeded hands; at every decision of one seat (the seat rotates with the hand) that
 has alternatives worth a look, each alternative is played out ``samples`` times by four experts:
 
@@ -8,7 +9,9 @@ has alternatives worth a look, each alternative is played out ``samples`` times 
   the order of the wall redrawn, so it values an action as one who saw the other hands would (the truth up to
   the luck of the draw, as far as the experts play on);
 * the *search* play-out: from a sample of the hidden tiles drawn from the seat's view alone
-  (:func:`~sichuan_mahjong.game.sample.sample_game`), what a determinized search such as ``master`` sees.
+  (:func:`~sichuan_mahjong.game.sample.sample_game`), what a determinized search such as ``master`` sees;
+  plain samples, or with ``--read`` drawn as the master draws them (each other hand ready with the odds
+  ``agents.reader`` reads, the rest played on as far as they have played).
 
 Per kind of decision and per hand it prints, as points gained over the expert's own choice (all measured by
 the oracle play-outs): **oracle**, the alternative best on half of the oracle play-outs measured on the other

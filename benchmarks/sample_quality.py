@@ -21,7 +21,7 @@ from collections.abc import Callable
 import sichuan_mahjong as sm
 from sichuan_mahjong.agents.expert import ExpertAgent
 from sichuan_mahjong.agents.hand import read_view
-from sichuan_mahjong.agents.reader import deal_in, ready_odds, wait_odds
+from sichuan_mahjong.agents.reader import deal_in, ready_odds
 from sichuan_mahjong.game.actions import ActionKind
 from sichuan_mahjong.game.sample import SampleError, sample_game
 from sichuan_mahjong.game.state import Game
@@ -34,9 +34,6 @@ METHODS: dict[str, Method] = {
     "shaped": lambda v, r: sample_game(v, r, implied_voids=True, shaped=30),
     "read P(ready)": lambda v, r: sample_game(v, r, ready_odds=ready_odds(v)),
     "read P(ready), shaped": lambda v, r: sample_game(v, r, ready_odds=ready_odds(v), shaped=30, implied_voids=True),
-    "read P(ready) + waits, shaped": lambda v, r: sample_game(
-        v, r, ready_odds=ready_odds(v), wait_odds=wait_odds(v), shaped=30, implied_voids=True
-    ),
 }
 
 MODEL = "reader model (no sample)"

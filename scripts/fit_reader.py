@@ -25,8 +25,9 @@ from fit_win_model import fit_logistic
 
 import sichuan_mahjong as sm
 from sichuan_mahjong.agents import make_agent
+from sichuan_mahjong.agents.expert import passed_since_draw
 from sichuan_mahjong.agents.hand import read_view
-from sichuan_mahjong.agents.reader import live_features, passed_since_draw, ready_features, sure_void, wait_features
+from sichuan_mahjong.agents.reader import live_features, ready_features, sure_void, wait_features
 from sichuan_mahjong.game.actions import ActionKind
 from sichuan_mahjong.tiles import NUM_KINDS, Tile
 

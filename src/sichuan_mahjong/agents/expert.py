@@ -55,7 +55,7 @@ from sichuan_mahjong.hand.melds import Meld, MeldKind
 from sichuan_mahjong.scoring import NotWinningError, score_hand
 from sichuan_mahjong.tiles import NUM_KINDS, POW5
 
-__all__ = ["ExpertAgent", "TableRead", "p_win", "plan_value"]
+__all__ = ["ExpertAgent", "TableRead", "p_win", "passed_since_draw", "plan_value"]
 
 #: How much a feared deal-in counts against a discard's gain. Tuned on duplicate deals against ``efficient``:
 #: in 血战 a deal-in costs one payment while staying in the race for wins and 查叫 pays more, so caution is cheap.
@@ -127,7 +127,7 @@ class TableRead:
             # A bigger win is feared from 报叫 (+2) and from melds all in one suit (清一色 on the way).
             fan = 1.0 + (2.0 if view.ready[o] else 0.0) + (1.5 if len(meld_suits) == 1 and len(melds) >= 2 else 0.0)
             loss = 2.0**fan
-            passed = _passed_since_draw(view, o)
+            passed = passed_since_draw(view, o)
             for t in range(NUM_KINDS):
                 factor = (0.0 if sure else 0.2) if t // 9 == void else 1.0
                 if t in passed:
@@ -164,7 +164,7 @@ def _void_of(declared: int | None, meld_suits: set[int], river: Sequence[object]
     return -1, False
 
 
-def _passed_since_draw(view: Observation, o: int) -> set[int]:
+def passed_since_draw(view: Observation, o: int) -> set[int]:
     """Tiles discarded after o's last turn that o let pass: 过水不胡 keeps him from winning on them."""
     out: set[int] = set()
     k = 1

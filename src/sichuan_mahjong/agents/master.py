@@ -7,22 +7,24 @@ it matters and the expert's own prices are close, the master plays the hand out 
   within :data:`MARGIN` of the best (at most :data:`TOP`), and any kong offered; on a discard it could claim,
   pass, pung and kong;
 * **determinization**: :func:`~sichuan_mahjong.game.sample.sample_game` draws the hidden tiles (the others'
-  hands and the wall) consistent with this seat's view alone: unseen counts, declared voids, 报叫, hand sizes;
+  hands and the wall) consistent with this seat's view alone: unseen counts, declared voids and voids shown by
+  play, 报叫, hand sizes; and it *reads the table* (:mod:`~sichuan_mahjong.agents.reader`): each other hand is
+  drawn ready with the odds a model fitted on expert games reads from its river, melds and 报叫, and is
+  played on until it is; the others are played on as far as they have played (``shaped``). A random deal of
+  the unseen tiles is almost never ready, so a search on it never sees a discard deal in;
 * **play-out**: each candidate is played on the same samples (common random numbers: the same hidden tiles
-  and the same bots) to the end of the hand, this seat by the expert (so a plan for value, such as a pung
-  towards 清一色, is played as the expert would) and the others by a fast shanten bot (``efficient`` without
-  its ukeire tie-break); its value is this seat's points from now on;
+  and the same bots) to the end of the hand by four experts (``policy="expert"``; ``"mixed"`` plays the
+  others by a fast shanten bot, ``efficient`` without its ukeire tie-break); its value is this seat's points
+  from now on;
 * **choice**: the candidate with the best mean replaces the expert's choice only when its mean gain over the
   expert's choice on the same samples exceeds :data:`Z` standard errors (and :data:`MIN_GAIN`): search
   corrects the expert where the play-outs clearly disagree, and noise never overrules it. With ``max_samples``
   above ``samples``, an undecided best challenger (a gain between 0.5 and :data:`Z` standard errors) and the
   expert's choice are sampled further, ``samples`` at a time, up to ``max_samples``.
 
-Options measured and not adopted (``docs/bots.md``): ``implied_voids`` (samples keep a suit shed by play out
-of that seat's hand) and ``shaped`` (each other sampled hand is played on that many turns at most, so that it
-is as near ready as the real hands are: a random deal of the unseen tiles is about two steps of shanten behind
-them by mid-hand); with both, 1,000 hands gave +0.007 [-0.103, +0.117] (seed rules) and -0.234 [-0.493,
-+0.025] (app) against three experts, no better than without.
+The first master (plain samples: ``read=False, shaped=0, implied_voids=False, policy="mixed"``) gained
++0.06 a hand over three experts (4,000 hands a rule set, intervals across zero); ``docs/bots.md`` has the
+measurements of both.
 
 ``samples`` (play-outs per candidate) and ``think_ms`` (a time budget per decision that stops sampling early)
 trade time for strength; ``policy`` (:data:`POLICIES`) picks the play-out bots and ``scope`` (:data:`SCOPES`)
@@ -73,13 +75,13 @@ class MasterAgent(ExpertAgent):
         *,
         samples: int = SAMPLES,
         think_ms: float | None = None,
-        policy: str = "mixed",
+        policy: str = "expert",
         scope: str = "all",
         z: float = Z,
-        implied_voids: bool = False,
+        implied_voids: bool = True,
         max_samples: int | None = None,
-        shaped: int = 0,
-        read: bool = False,
+        shaped: int = 30,
+        read: bool = True,
     ) -> None:
         super().__init__(seed)
         if samples < 2:

@@ -1,17 +1,21 @@
 """Reading the others' hands from the table: who is ready, and on which tiles, learned from play.
 
 A seat sees each other seat's river (in order), melds, void, 报叫 flag and concealed count (R12), no more.
-From those, two logistic models fitted on simulated ``expert`` games (``scripts/fit_reader.py``, coefficients
-in :mod:`~sichuan_mahjong.agents.reader_model`) give, for each opponent still in:
+From those, three models fitted on simulated ``expert`` games (``scripts/fit_reader.py``, coefficients in
+:mod:`~sichuan_mahjong.agents.reader_model`) give, for each opponent still in:
 
-* P(ready): his concealed hand is one tile from a win (features: 报叫, discards made, melds, how late, a
-  one-suit meld set, a declared void he may still hold, what his last discards were);
+* P(ready) (:func:`ready_odds`): his concealed hand is one tile from a win (features: 报叫, discards made,
+  melds, how late, a one-suit meld set, a declared void he may still hold, what his last discards were);
 * P(wins on t | ready) for each tile kind t: the tile's rank, how many copies are unseen, what he discarded
   (the tile itself, its neighbours and its 筋 t±3, lately or at all), how much of its suit he sheds, his melds
-  in it, whether he just let it pass (过水不胡).
+  in it, whether he just let it pass (过水不胡). Times P(ready), the chance that discarding t now deals in to
+  him (:func:`deal_in`); a tile of his declared void, or of the suit his melds rule out, never does (a hand
+  must be 缺一门 to win);
+* for this seat, how many of each kind's unseen copies will still reach it, drawn or discarded by another
+  (:func:`live_counts`, a Poisson model): who is void in its suit, who collects it, who sheds it.
 
-Their product is the chance that discarding t now deals in to him. A tile of his declared void, or of the
-suit his melds rule out, never does (a hand must be 缺一门 to win). :func:`deal_in` is what a bot reads.
+The ``master`` draws its search's samples with :func:`ready_odds`; the other two are measured in
+``docs/bots.md`` (``benchmarks/reader_variants.py``) and not used by a bot.
 """
 
 from __future__ import annotations
@@ -19,8 +23,8 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from sichuan_mahjong.agents.expert import TableRead
-from sichuan_mahjong.agents.hand import HandState, read_view
+from sichuan_mahjong.agents.expert import TableRead, passed_since_draw
+from sichuan_mahjong.agents.hand import HandState
 from sichuan_mahjong.agents.reader_model import LIVE, READY, WAIT
 from sichuan_mahjong.game.view import Observation
 from sichuan_mahjong.hand.melds import MeldKind
@@ -30,12 +34,10 @@ __all__ = [
     "deal_in",
     "live_counts",
     "live_features",
-    "passed_since_draw",
     "ready_features",
     "ready_odds",
     "sure_void",
     "wait_features",
-    "wait_odds",
 ]
 
 #: Tiles in the wall when play begins (108 - 4 x 13 - 1).
@@ -201,24 +203,6 @@ def ready_odds(view: Observation) -> list[float]:
     ]
 
 
-def wait_odds(view: Observation) -> list[list[float]]:
-    """P(seat o wins on kind t | o is ready), as this seat reads it, for every seat and kind (0 for itself, for
-    seats out of the hand and for a sure void)."""
-    w = WAIT[int(view.rules.declare_void)]
-    h_unseen = read_view(view).unseen
-    out = [[0.0] * 27 for _ in range(4)]
-    for o in range(4):
-        if o == view.seat or not view.active[o]:
-            continue
-        void = sure_void(view, o)
-        passed = passed_since_draw(view, o)
-        for t in range(27):
-            if t // 9 != void:
-                z = sum(a * x for a, x in zip(w, wait_features(view, h_unseen, o, t, t in passed), strict=True))
-                out[o][t] = _sig(z)
-    return out
-
-
 def live_counts(view: Observation, unseen: Sequence[int]) -> list[float]:
     """Each kind's unseen copies weighted by how likely they are to reach this seat (:func:`live_features`),
     scaled so that they add up to the unseen copies."""
@@ -234,30 +218,14 @@ def live_counts(view: Observation, unseen: Sequence[int]) -> list[float]:
     return [m * k for m in mu]
 
 
-def passed_since_draw(view: Observation, o: int) -> set[int]:
-    """Tiles discarded after o's last turn that o let pass: 过水不胡 keeps him from winning on them."""
-    out: set[int] = set()
-    for k in range(1, 4):
-        x = (o + k) % 4
-        if x == view.seat:
-            break
-        river = view.discards[x]
-        if river and view.active[x]:
-            out.add(river[-1].index)
-    return out
-
-
 def deal_in(view: Observation, h: HandState, kinds: Sequence[int]) -> dict[int, list[tuple[int, float]]]:
     """For each tile kind in ``kinds``: (opponent, P(discarding it now deals in to him)) for every opponent
     still in with a chance above zero."""
-    void_rules = int(view.rules.declare_void)
-    ready_w = READY[void_rules]
-    wait_w = WAIT[void_rules]
+    wait_w = WAIT[int(view.rules.declare_void)]
     out: dict[int, list[tuple[int, float]]] = {t: [] for t in kinds}
-    for o in range(4):
+    for o, p_ready in enumerate(ready_odds(view)):
         if o == view.seat or not view.active[o]:
             continue
-        p_ready = _sig(sum(w * x for w, x in zip(ready_w, ready_features(view, o), strict=True)))
         void = sure_void(view, o)
         passed = passed_since_draw(view, o)
         for t in kinds:

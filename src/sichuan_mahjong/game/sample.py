@@ -54,8 +54,6 @@ __all__ = ["SampleError", "reshuffled", "sample_game", "unseen_pool"]
 READY_TRIES = 30
 #: Turns a sampled hand is played on at most to make it ready (``ready_odds``).
 READY_STEPS = 40
-#: Ready hands drawn for a seat, one kept by how well its winning tiles fit ``wait_odds``.
-WAIT_TRIES = 4
 #: A suit counts as voided by play once this many of a seat's first eight discards were of it and its last
 #: this many discards were not.
 SHED = 2
@@ -190,24 +188,6 @@ def _shape(
     hand[n_fixed:] = free
 
 
-def _wait_likelihood(tiles: Sequence[int], melds: Sequence[Meld], void: int | None, odds: Sequence[float]) -> float:
-    """How well a hand's winning tiles agree with the odds of each kind being a winning tile of that seat."""
-    keys, ms = _keys(tiles, melds)
-    nm = len(melds)
-    v = -1 if void is None else void
-    out = 1.0
-    for t in range(NUM_KINDS):
-        p = odds[t]
-        if keys[t // 9] // POW5[t % 9] % 5 >= 4:
-            wins = False
-        else:
-            keys[t // 9] += POW5[t % 9]
-            wins = shanten_keys(keys, nm, ms, v) == -1
-            keys[t // 9] -= POW5[t % 9]
-        out *= p if wins else 1.0 - p
-    return out
-
-
 def _is_ready(tiles: Sequence[int], melds: Sequence[Meld], void: int | None) -> bool:
     return _shanten(tiles, melds, void) == 0
 
@@ -218,7 +198,6 @@ def _sample_hidden(
     implied_voids: bool = False,
     shaped: int = 0,
     ready_odds: Sequence[float] | None = None,
-    wait_odds: Sequence[Sequence[float]] | None = None,
 ) -> tuple[list[list[int]], list[list[Meld]], list[int]] | None:
     """One draw of the others' concealed tiles and concealed kongs and the wall (in draw order)."""
     me = view.seat
@@ -261,24 +240,14 @@ def _sample_hidden(
             if sum(pool[t] for t in allowed) < need:  # a claimed void discard left the river: no inference
                 allowed = None
         melds = [*view.melds[s], *kongs[s]]
-        if ready_odds is not None and rng.random() < ready_odds[s]:
-            tries = WAIT_TRIES if wait_odds is not None else 1
-            drawn: list[tuple[float, list[int], list[int]]] = []
-            for _ in range(tries):
-                left = list(pool)
-                hand = fixed[s] + _draw(left, need, rng, allowed)
-                for _ in range(READY_STEPS):
-                    if _is_ready(hand, melds, view.voids[s]):
-                        break
-                    _shape(hand, len(fixed[s]), melds, view.voids[s], left, allowed, 1, rng)
-                w = 1.0 if wait_odds is None else _wait_likelihood(hand, melds, view.voids[s], wait_odds[s])
-                drawn.append((w, hand, left))
-            total = sum(w for w, _, _ in drawn)
-            pick = rng.choices(range(tries), weights=[w for w, _, _ in drawn])[0] if total > 0 else 0
-            _, hands[s], pool = drawn[pick]
-            continue
+        ready = ready_odds is not None and rng.random() < ready_odds[s]
         hands[s] = fixed[s] + _draw(pool, need, rng, allowed)
-        if shaped:
+        if ready:
+            for _ in range(READY_STEPS):
+                if _is_ready(hands[s], melds, view.voids[s]):
+                    break
+                _shape(hands[s], len(fixed[s]), melds, view.voids[s], pool, allowed, 1, rng)
+        elif shaped:
             steps = min(shaped, len(view.discards[s]) + 2)
             _shape(hands[s], len(fixed[s]), melds, view.voids[s], pool, allowed, steps, rng)
     if sum(pool) != view.wall_count:
@@ -295,7 +264,6 @@ def sample_game(
     implied_voids: bool = False,
     shaped: int = 0,
     ready_odds: Sequence[float] | None = None,
-    wait_odds: Sequence[Sequence[float]] | None = None,
 ) -> Game:
     """A :class:`Game` at the view's decision whose hidden tiles are drawn by ``rng`` (see the module doc).
 
@@ -313,7 +281,7 @@ def sample_game(
         raise SampleError(f"seat {view.seat} is not asked to act in this view")
     drawn = None
     for _ in range(READY_TRIES):
-        drawn = _sample_hidden(view, rng, implied_voids, shaped, ready_odds, wait_odds)
+        drawn = _sample_hidden(view, rng, implied_voids, shaped, ready_odds)
         if drawn is None:
             raise SampleError(
                 f"the hidden tiles do not add up: wall {view.wall_count}, concealed {view.concealed_counts}"
