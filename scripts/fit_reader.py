@@ -1,6 +1,6 @@
 """Fit the table-reading models of ``agents/reader.py`` and write ``src/sichuan_mahjong/agents/reader_model.py``.
 
-Run: ``.venv/bin/python scripts/fit_reader.py [--hands 2000] [--jobs 2] [--seed 0] [--check]``.
+Run: ``.venv/bin/python scripts/fit_reader.py [--hands 3000] [--jobs 2] [--seed 0] [--check]``.
 
 Four ``expert`` bots play seeded hands under the ``seed`` and the ``app`` rules. At every discard decision, for
 each other seat still in, it records what the decider's view shows (:func:`~sichuan_mahjong.agents.reader.
@@ -140,7 +140,7 @@ def _wrapped(w: list[float]) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--hands", type=int, default=2000, help="hands per rule preset")
+    parser.add_argument("--hands", type=int, default=3000, help="hands per rule preset")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--check", action="store_true", help="print the fit and a held-out check, write nothing")

@@ -66,7 +66,7 @@ def test_odds_are_calibrated_and_beat_a_constant(preset: str) -> None:
         rate = sum(y) / len(y)
         assert abs(sum(p) / len(p) - rate) < 0.35 * rate
         assert _log_loss(p, y) < 0.85 * _log_loss([rate] * len(y), y)
-    # Ready hands are told apart: the ready seats' mean odds are over twice the others'..
+    # Ready hands are told apart: the ready seats' mean odds are over twice the others'.
     hit = [p for p, y in zip(p_ready, ready, strict=True) if y]
     miss = [p for p, y in zip(p_ready, ready, strict=True) if not y]
     assert sum(hit) / len(hit) > 2 * sum(miss) / len(miss)

@@ -2,9 +2,10 @@
 do not edit by hand).
 
 ``READY[void_rules]`` weighs :func:`~sichuan_mahjong.agents.reader.ready_features`, ``WAIT[void_rules]``
-:func:`~sichuan_mahjong.agents.reader.wait_features` (logistic), with ``void_rules`` 1 under 定缺 (R3.2).
-Fitted on 603385 (seat, decision) and 3149280 (ready seat, tile) rows of
-6000 hands of four experts (seed 0).
+:func:`~sichuan_mahjong.agents.reader.wait_features` (logistic), ``LIVE[void_rules]``
+:func:`~sichuan_mahjong.agents.reader.live_features` (Poisson), with ``void_rules`` 1 under 定缺 (R3.2).
+Fitted on 603385 (seat, decision), 3149280 (ready seat, tile) and
+6121900 (decision, unseen kind) rows of 6000 hands of four experts (seed 0).
 """
 
 from __future__ import annotations
