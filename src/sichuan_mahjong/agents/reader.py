@@ -28,6 +28,7 @@ from sichuan_mahjong.agents.hand import HandState
 from sichuan_mahjong.agents.reader_model import LIVE, READY, WAIT
 from sichuan_mahjong.game.view import Observation
 from sichuan_mahjong.hand.melds import MeldKind
+from sichuan_mahjong.tiles import Tile
 
 __all__ = [
     "ReadTable",
@@ -59,6 +60,13 @@ def _sig(z: float) -> float:
     if z < -30.0:
         return 0.0
     return 1.0 / (1.0 + math.exp(-z))
+
+
+def _shed_first(river: Sequence[Tile]) -> int:
+    """The suit a seat shed most of its first eight discards (at least two), the void it chose by play; -1."""
+    early = [x.index // 9 for x in river[:8]]
+    suit = max(range(3), key=early.count)
+    return suit if early.count(suit) >= 2 else -1
 
 
 def ready_features(view: Observation, o: int) -> list[float]:
@@ -110,8 +118,6 @@ def wait_features(view: Observation, unseen: Sequence[int], o: int, t: int, pass
 
     melds = view.melds[o]
     meld_suits = {m.tile_index // 9 for m in melds}
-    early = [x // 9 for x in mine[:8]]
-    shed_early = max(range(3), key=early.count) if early else -1
     return [
         1.0,
         1.0 if cls == 1 else 0.0,
@@ -129,7 +135,7 @@ def wait_features(view: Observation, unseen: Sequence[int], o: int, t: int, pass
         in_suit / max(1, len(mine)),
         last5 / 5.0,
         1.0 if suit in meld_suits else 0.0,
-        1.0 if suit == shed_early and early.count(suit) >= 2 and suit not in meld_suits else 0.0,
+        1.0 if suit == _shed_first(river) and suit not in meld_suits else 0.0,
         1.0 if passed else 0.0,
         (live(-1) + live(1)) / 8.0,
         (live(-2) + live(2)) / 8.0,
@@ -159,10 +165,8 @@ def live_features(view: Observation, unseen: Sequence[int], t: int) -> list[floa
                 void_free += 1
             else:
                 void_held += 1
-        elif declared is None and suit not in meld_suits:
-            early = [x.index // 9 for x in river[:8]]
-            if early.count(suit) >= 2 and max(range(3), key=early.count) == suit:
-                implied += 1
+        elif declared is None and suit not in meld_suits and _shed_first(river) == suit:
+            implied += 1
         if suit in meld_suits:
             collects += 1
         mine = [x.index for x in river]
