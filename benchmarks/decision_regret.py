@@ -30,7 +30,7 @@ import math
 import random
 import sys
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 import sichuan_mahjong as sm
 from sichuan_mahjong.agents.efficient import kind_of
@@ -85,6 +85,12 @@ def alternatives(view: Observation, legal: Sequence[Action], choice: Action) -> 
     return f"discard, shanten {s}{'+' if s == 3 else ''}", list(
         dict.fromkeys([choice, *(Action.discard(t) for _, t in scored[:3])])
     )
+
+
+def expert_hands(rules: sm.Rules, hands: int, seed: int) -> Iterator[tuple[int, Game, list[ExpertAgent], int]]:
+    """(n, a new seeded hand, its four expert bots, the seat watched: it rotates with n) for n < hands."""
+    for n in range(hands):
+        yield n, Game(rules, seed=seed * 100_003 + n), [ExpertAgent(7 * n + s) for s in range(4)], n % 4
 
 
 def _mean(xs: Sequence[float]) -> float:
@@ -144,10 +150,7 @@ def main() -> None:
     counts: dict[str, int] = defaultdict(int)
     # per kind: per hand, the summed gains of each column
     per_hand: dict[str, list[list[float]]] = defaultdict(lambda: [[0.0] * args.hands for _ in COLUMNS])
-    for n in range(args.hands):
-        game = Game(rules, seed=args.seed * 100_003 + n)
-        bots = [ExpertAgent(7 * n + s) for s in range(4)]
-        seat = n % 4
+    for n, game, bots, seat in expert_hands(rules, args.hands, args.seed):
         while not game.is_over:
             asked = game.to_act()
             answers = {s: bots[s].act(game.view(s), legal) for s, legal in asked.items()}

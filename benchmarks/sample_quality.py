@@ -18,8 +18,9 @@ import sys
 import time
 from collections.abc import Callable
 
+from decision_regret import expert_hands
+
 import sichuan_mahjong as sm
-from sichuan_mahjong.agents.expert import ExpertAgent
 from sichuan_mahjong.agents.hand import read_view
 from sichuan_mahjong.agents.reader import deal_in, ready_odds
 from sichuan_mahjong.game.actions import ActionKind
@@ -71,10 +72,7 @@ def main() -> None:
     stats = {m: {"brier": 0.0, "log": 0.0, "hit": 0.0, "miss": 0.0, "sh": 0.0, "sec": 0.0} for m in [*METHODS, MODEL]}
     n_pairs = n_hits = n_sh = n_dec = 0
     real_sh = 0.0
-    for n in range(args.hands):
-        game = Game(rules, seed=args.seed * 100_003 + n)
-        bots = [ExpertAgent(7 * n + s) for s in range(4)]
-        seat = n % 4
+    for n, game, bots, seat in expert_hands(rules, args.hands, args.seed):
         while not game.is_over:
             asked = game.to_act()
             legal = asked.get(seat, [])

@@ -53,9 +53,18 @@ from sichuan_mahjong.game.view import Observation
 from sichuan_mahjong.hand import tables
 from sichuan_mahjong.hand.melds import Meld, MeldKind
 from sichuan_mahjong.scoring import NotWinningError, score_hand
-from sichuan_mahjong.tiles import NUM_KINDS, POW5
+from sichuan_mahjong.tiles import NUM_KINDS, POW5, Tile
 
-__all__ = ["ExpertAgent", "TableRead", "p_win", "passed_since_draw", "plan_value"]
+__all__ = [
+    "ExpertAgent",
+    "TableRead",
+    "feared_loss",
+    "p_win",
+    "passed_since_draw",
+    "plan_value",
+    "shed_first",
+    "void_of",
+]
 
 #: How much a feared deal-in counts against a discard's gain. Tuned on duplicate deals against ``efficient``:
 #: in 血战 a deal-in costs one payment while staying in the race for wins and 查叫 pays more, so caution is cheap.
@@ -123,10 +132,8 @@ class TableRead:
                 p_ready = min(0.8, max(0.03, (progress - 4) / 14)) * (0.6 + 0.4 * late)
             self.ready_weight += p_ready
             meld_suits = {m.tile_index // 9 for m in melds}
-            void, sure = _void_of(view.voids[o], meld_suits, river)
-            # A bigger win is feared from 报叫 (+2) and from melds all in one suit (清一色 on the way).
-            fan = 1.0 + (2.0 if view.ready[o] else 0.0) + (1.5 if len(meld_suits) == 1 and len(melds) >= 2 else 0.0)
-            loss = 2.0**fan
+            void, sure = void_of(view.voids[o], meld_suits, river)
+            loss = feared_loss(view, o)
             passed = passed_since_draw(view, o)
             for t in range(NUM_KINDS):
                 factor = (0.0 if sure else 0.2) if t // 9 == void else 1.0
@@ -149,19 +156,34 @@ class TableRead:
                     self.kong_feed[t] = odds * (n_active - 1) * 2.5
 
 
-def _void_of(declared: int | None, meld_suits: set[int], river: Sequence[object]) -> tuple[int, bool]:
+def void_of(declared: int | None, meld_suits: set[int], river: Sequence[Tile]) -> tuple[int, bool]:
     """The opponent's void suit and whether it is certain (定缺, or melds in both other suits)."""
     if declared is not None:
         return declared, True
     if len(meld_suits) == 2:
         return 3 - sum(meld_suits), True
-    counts = [0, 0, 0]
-    for tile in list(river)[:8]:
-        counts[tile.index // 9] += 1  # type: ignore[attr-defined]
-    best = max(range(3), key=lambda s: counts[s])
-    if counts[best] >= 2 and best not in meld_suits:
+    best = shed_first(river)
+    if best >= 0 and best not in meld_suits:
         return best, False
     return -1, False
+
+
+def shed_first(river: Sequence[Tile]) -> int:
+    """The suit a seat shed most of its first eight discards, if at least two (the void it chose by play); -1."""
+    counts = [0, 0, 0]
+    for tile in river[:8]:
+        counts[tile.index // 9] += 1
+    best = max(range(3), key=lambda s: counts[s])
+    return best if counts[best] >= 2 else -1
+
+
+def feared_loss(view: Observation, o: int) -> float:
+    """What seat o's win would cost this seat, 2**fan: a bigger win is feared from 报叫 (+2) and from melds all in
+    one suit (清一色 on the way)."""
+    melds = view.melds[o]
+    suits = {m.tile_index // 9 for m in melds}
+    fan = 1.0 + (2.0 if view.ready[o] else 0.0) + (1.5 if len(suits) == 1 and len(melds) >= 2 else 0.0)
+    return float(2.0**fan)
 
 
 def passed_since_draw(view: Observation, o: int) -> set[int]:

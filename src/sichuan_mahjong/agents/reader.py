@@ -23,12 +23,11 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from sichuan_mahjong.agents.expert import TableRead, passed_since_draw
+from sichuan_mahjong.agents.expert import TableRead, feared_loss, passed_since_draw, shed_first, void_of
 from sichuan_mahjong.agents.hand import HandState
 from sichuan_mahjong.agents.reader_model import LIVE, READY, WAIT
 from sichuan_mahjong.game.view import Observation
 from sichuan_mahjong.hand.melds import MeldKind
-from sichuan_mahjong.tiles import Tile
 
 __all__ = [
     "ReadTable",
@@ -49,24 +48,14 @@ _RANK_CLASS = (0, 1, 2, 3, 4, 3, 2, 1, 0)  # 1/9, 2/8, 3/7, 4/6, 5
 def sure_void(view: Observation, o: int) -> int:
     """The suit seat o surely cannot win in: its declared void (定缺), or the third suit once it has melds in
     the other two; -1 when none is sure."""
-    declared = view.voids[o]
-    if declared is not None:
-        return declared
-    suits = {m.tile_index // 9 for m in view.melds[o]}
-    return 3 - sum(suits) if len(suits) == 2 else -1
+    void, sure = void_of(view.voids[o], {m.tile_index // 9 for m in view.melds[o]}, view.discards[o])
+    return void if sure else -1
 
 
 def _sig(z: float) -> float:
     if z < -30.0:
         return 0.0
     return 1.0 / (1.0 + math.exp(-z))
-
-
-def _shed_first(river: Sequence[Tile]) -> int:
-    """The suit a seat shed most of its first eight discards (at least two), the void it chose by play; -1."""
-    early = [x.index // 9 for x in river[:8]]
-    suit = max(range(3), key=early.count)
-    return suit if early.count(suit) >= 2 else -1
 
 
 def ready_features(view: Observation, o: int) -> list[float]:
@@ -135,7 +124,7 @@ def wait_features(view: Observation, unseen: Sequence[int], o: int, t: int, pass
         in_suit / max(1, len(mine)),
         last5 / 5.0,
         1.0 if suit in meld_suits else 0.0,
-        1.0 if suit == _shed_first(river) and suit not in meld_suits else 0.0,
+        1.0 if suit == shed_first(river) and suit not in meld_suits else 0.0,
         1.0 if passed else 0.0,
         (live(-1) + live(1)) / 8.0,
         (live(-2) + live(2)) / 8.0,
@@ -165,7 +154,7 @@ def live_features(view: Observation, unseen: Sequence[int], t: int) -> list[floa
                 void_free += 1
             else:
                 void_held += 1
-        elif declared is None and suit not in meld_suits and _shed_first(river) == suit:
+        elif declared is None and suit not in meld_suits and shed_first(river) == suit:
             implied += 1
         if suit in meld_suits:
             collects += 1
@@ -251,12 +240,5 @@ class ReadTable(TableRead):
         danger = [0.0] * len(self.danger)
         held = [t for t, n in enumerate(h.counts) if n]
         for t, risks in deal_in(view, h, held).items():
-            danger[t] = sum(p * _loss(view, o) for o, p in risks)
+            danger[t] = sum(p * feared_loss(view, o) for o, p in risks)
         self.danger = danger
-
-
-def _loss(view: Observation, o: int) -> float:
-    melds = view.melds[o]
-    suits = {m.tile_index // 9 for m in melds}
-    fan = 1.0 + (2.0 if view.ready[o] else 0.0) + (1.5 if len(suits) == 1 and len(melds) >= 2 else 0.0)
-    return float(2.0**fan)
