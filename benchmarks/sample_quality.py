@@ -22,7 +22,7 @@ from decision_regret import expert_hands
 
 import sichuan_mahjong as sm
 from sichuan_mahjong.agents.hand import read_view
-from sichuan_mahjong.agents.reader import deal_in, ready_odds
+from sichuan_mahjong.agents.reader import deal_in, ready_odds, wait_odds
 from sichuan_mahjong.game.actions import ActionKind
 from sichuan_mahjong.game.sample import SampleError, sample_game
 from sichuan_mahjong.game.state import Game
@@ -35,6 +35,9 @@ METHODS: dict[str, Method] = {
     "shaped": lambda v, r: sample_game(v, r, implied_voids=True, shaped=30),
     "read P(ready)": lambda v, r: sample_game(v, r, ready_odds=ready_odds(v)),
     "read P(ready), shaped": lambda v, r: sample_game(v, r, ready_odds=ready_odds(v), shaped=30, implied_voids=True),
+    "read P(ready) and waits, shaped": lambda v, r: sample_game(
+        v, r, ready_odds=ready_odds(v), waits=wait_odds(v, read_view(v).unseen), shaped=30, implied_voids=True
+    ),
 }
 
 MODEL = "reader model (no sample)"
@@ -66,10 +69,12 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=30)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--near", type=int, default=1, help="only decisions whose best discard leaves this shanten")
+    parser.add_argument("--method", action="append", choices=METHODS, help="the sampling methods compared (all)")
     args = parser.parse_args()
+    methods = {name: METHODS[name] for name in args.method or METHODS}
     rules = sm.Rules.preset(args.rules)
     rng = random.Random(args.seed)
-    stats = {m: {"brier": 0.0, "log": 0.0, "hit": 0.0, "miss": 0.0, "sh": 0.0, "sec": 0.0} for m in [*METHODS, MODEL]}
+    stats = {m: {"brier": 0.0, "log": 0.0, "hit": 0.0, "miss": 0.0, "sh": 0.0, "sec": 0.0} for m in [*methods, MODEL]}
     n_pairs = n_hits = n_sh = n_dec = 0
     real_sh = 0.0
     for n, game, bots, seat in expert_hands(rules, args.hands, args.seed):
@@ -102,7 +107,7 @@ def main() -> None:
                         st["brier"] += (p - x) ** 2
                         st["log"] -= math.log(p if x else 1 - p)
                         st["hit" if x else "miss"] += p
-                    for name, method in METHODS.items():
+                    for name, method in methods.items():
                         st = stats[name]
                         counts = [0] * len(tiles)
                         t0 = time.perf_counter()

@@ -51,8 +51,8 @@ def test_registered_and_answers_legally() -> None:
     assert master.searched > 0
 
 
-@pytest.mark.parametrize("preset", ["seed", "app"])
-def test_hidden_tiles_do_not_change_the_choice(preset: str) -> None:
+@pytest.mark.parametrize(("preset", "waits"), [("seed", False), ("app", False), ("app", True)])
+def test_hidden_tiles_do_not_change_the_choice(preset: str, waits: bool) -> None:
     """Two positions that differ only in tiles the seat cannot see give it the same view and the same answer."""
     views = searched_views(preset, range(6), 6)
     assert len(views) >= 4
@@ -64,7 +64,7 @@ def test_hidden_tiles_do_not_change_the_choice(preset: str) -> None:
         differ += [a._counts[s] for s in others] != [b._counts[s] for s in others]
         va, vb = a.view(view.seat), b.view(view.seat)
         assert va == vb
-        one, two = MasterAgent(seed=9, samples=4), MasterAgent(seed=9, samples=4)
+        one, two = MasterAgent(seed=9, samples=4, waits=waits), MasterAgent(seed=9, samples=4, waits=waits)
         assert one.act(va, va.legal) is two.act(vb, vb.legal)
         assert one.searched == two.searched == 1
     assert differ == len(views)

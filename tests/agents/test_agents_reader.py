@@ -13,7 +13,7 @@ import pytest
 import sichuan_mahjong as sm
 from sichuan_mahjong.agents import make_agent
 from sichuan_mahjong.agents.hand import read_view
-from sichuan_mahjong.agents.reader import deal_in, live_counts, ready_odds, sure_void
+from sichuan_mahjong.agents.reader import deal_in, live_counts, ready_odds, sure_void, wait_odds
 from sichuan_mahjong.game.sample import sample_game
 from sichuan_mahjong.game.state import Game
 from sichuan_mahjong.tiles import NUM_KINDS
@@ -88,6 +88,8 @@ def test_reading_uses_the_view_only() -> None:
                 kinds = list(range(NUM_KINDS))
                 assert deal_in(view, h, kinds) == deal_in(other, h2, kinds)
                 assert ready_odds(view) == ready_odds(other)
+                assert wait_odds(view, h.unseen) == wait_odds(other, h2.unseen)
+                assert wait_odds(view, h.unseen)[s] == [0.0] * NUM_KINDS
                 assert live_counts(view, h.unseen) == live_counts(other, h2.unseen)
                 assert math.isclose(sum(live_counts(view, h.unseen)), sum(h.unseen))
                 risks = deal_in(view, h, kinds)

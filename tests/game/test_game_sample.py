@@ -157,6 +157,41 @@ def test_only_decisions_of_the_hand_in_play_are_sampled() -> None:
         sample_game(game.view(idle), random.Random(0))
 
 
+def test_waits_make_a_ready_hand_win_on_the_tile_drawn() -> None:
+    """With ``waits``, a seat drawn ready waits on a kind drawn with those odds: given all the odds on one kind,
+    most ready samples win on it (the rest could not be built in ``WAIT_STEPS`` turns) and the tiles still add
+    up; without, few do."""
+    rng = random.Random(7)
+    n = on_it = by_chance = 0
+    for _, view in decision_views("app", range(3)):
+        if view.phase != "play" or len(view.discards[view.seat]) < 3 or view.wins or any(view.hidden_kongs):
+            continue
+        waits = [[0.0] * 27 for _ in range(4)]
+        targets = [rng.choice([t for t in range(27) if t // 9 != view.voids[s]]) for s in range(4)]
+        for s, t in enumerate(targets):
+            waits[s][t] = 1.0
+        shaped = sample_game(view, rng, ready_odds=[1.0] * 4, waits=waits)
+        plain = sample_game(view, rng, ready_odds=[1.0] * 4)
+        assert tile_counts(shaped) == [4] * 27
+        for s in range(4):
+            if s != view.seat and view.active[s]:
+                n += 1
+                on_it += _wins_on(shaped, s, targets[s])
+                by_chance += _wins_on(plain, s, targets[s])
+    assert n > 60
+    assert on_it / n > 0.7 and by_chance / n < 0.2
+
+
+def _wins_on(game: Game, s: int, t: int) -> bool:
+    if game._counts[s][t] == 4:
+        return False
+    game._counts[s][t] += 1
+    try:
+        return _shanten_of(game, s) == -1
+    finally:
+        game._counts[s][t] -= 1
+
+
 def _shanten_of(game: Game, s: int) -> int:
     keys = [sum(game._counts[s][u * 9 + r] * POW5[r] for r in range(9)) for u in range(3)]
     return shanten_keys(keys, len(game._melds[s]), game._meld_suits[s], game._voids[s])

@@ -11,7 +11,9 @@ it matters and the expert's own prices are close, the master plays the hand out 
   play, 报叫, hand sizes; and it *reads the table* (:mod:`~sichuan_mahjong.agents.reader`): each other hand is
   drawn ready with the odds a model fitted on expert games reads from its river, melds and 报叫, and is
   played on until it is; the others are played on as far as they have played (``shaped``). A random deal of
-  the unseen tiles is almost never ready, so a search on it never sees a discard deal in;
+  the unseen tiles is almost never ready, so a search on it never sees a discard deal in. With ``waits``, a
+  hand drawn ready also waits on a tile drawn with the reader's odds of his winning on it (a truer picture of
+  the danger that played no better: ``docs/bots.md``);
 * **play-out**: each candidate is played on the same samples (common random numbers: the same hidden tiles
   and the same bots) to the end of the hand by four experts (``policy="expert"``; ``"mixed"`` plays the
   others by a fast shanten bot, ``efficient`` without its ukeire tie-break); its value is this seat's points
@@ -43,7 +45,7 @@ from sichuan_mahjong.agents.base import register
 from sichuan_mahjong.agents.efficient import EfficientAgent, _centrality, kind_of
 from sichuan_mahjong.agents.expert import ExpertAgent
 from sichuan_mahjong.agents.hand import HandState, read_view
-from sichuan_mahjong.agents.reader import ready_odds
+from sichuan_mahjong.agents.reader import ready_odds, wait_odds
 from sichuan_mahjong.game.actions import Action, ActionKind
 from sichuan_mahjong.game.sample import SampleError, sample_game
 from sichuan_mahjong.game.state import Game
@@ -82,6 +84,7 @@ class MasterAgent(ExpertAgent):
         max_samples: int | None = None,
         shaped: int = 30,
         read: bool = True,
+        waits: bool = False,
     ) -> None:
         super().__init__(seed)
         if samples < 2:
@@ -98,7 +101,9 @@ class MasterAgent(ExpertAgent):
         self.implied_voids = implied_voids
         self.shaped = shaped
         self.read = read
+        self.waits = waits
         self._odds: list[float] | None = None  # the read odds of the decision being searched
+        self._waits: list[list[float]] | None = None
         self.max_samples = samples if max_samples is None else max(samples, max_samples)
         self.searched = 0  # decisions searched, and of those, overruled (for the benchmarks)
         self.overruled = 0
@@ -145,6 +150,7 @@ class MasterAgent(ExpertAgent):
         start = time.perf_counter()
         budget = None if self.think_ms is None else self.think_ms / 1000.0
         self._odds = ready_odds(view) if self.read else None
+        self._waits = wait_odds(view, read_view(view).unseen) if self.read and self.waits else None
         c = candidates.index(choice)
         values: list[list[float]] = [[] for _ in candidates]
         live = list(range(len(candidates)))  # the candidates sampled (the expert's choice always)
@@ -180,7 +186,7 @@ class MasterAgent(ExpertAgent):
         return candidates[best]
 
     def _play_out(self, view: Observation, action: Action, seed: int) -> float:
-        return _play_out(view, action, seed, self.policy, self.implied_voids, self.shaped, self._odds)
+        return _play_out(view, action, seed, self.policy, self.implied_voids, self.shaped, self._odds, self._waits)
 
 
 def _gains(values: list[list[float]], c: int, live: list[int]) -> list[tuple[int, float, float]]:
@@ -209,9 +215,11 @@ def _play_out(
     implied_voids: bool = False,
     shaped: int = 0,
     odds: Sequence[float] | None = None,
+    waits: Sequence[Sequence[float]] | None = None,
 ) -> float:
     """This seat's points from now to the end of the hand, after ``action``, on the sample drawn by ``seed``."""
-    game = sample_game(view, random.Random(seed), implied_voids=implied_voids, shaped=shaped, ready_odds=odds)
+    rng = random.Random(seed)
+    game = sample_game(view, rng, implied_voids=implied_voids, shaped=shaped, ready_odds=odds, waits=waits)
     return play_on(game, view.seat, action, seed, policy)
 
 

@@ -14,8 +14,9 @@ From those, three models fitted on simulated ``expert`` games (``scripts/fit_rea
 * for this seat, how many of each kind's unseen copies will still reach it, drawn or discarded by another
   (:func:`live_counts`, a Poisson model): who is void in its suit, who collects it, who sheds it.
 
-The ``master`` draws its search's samples with :func:`ready_odds`; the other two are measured in
-``docs/bots.md`` (``benchmarks/reader_variants.py``) and not used by a bot.
+The ``master`` draws its search's samples with :func:`ready_odds` (and, as an option, makes the ready ones wait
+with :func:`wait_odds`); the rest is measured in ``docs/bots.md`` (``benchmarks/reader_variants.py``) and not
+used by a bot.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ __all__ = [
     "ready_odds",
     "sure_void",
     "wait_features",
+    "wait_odds",
 ]
 
 #: Tiles in the wall when play begins (108 - 4 x 13 - 1).
@@ -211,22 +213,29 @@ def live_counts(view: Observation, unseen: Sequence[int]) -> list[float]:
     return [m * k for m in mu]
 
 
-def deal_in(view: Observation, h: HandState, kinds: Sequence[int]) -> dict[int, list[tuple[int, float]]]:
-    """For each tile kind in ``kinds``: (opponent, P(discarding it now deals in to him)) for every opponent
-    still in with a chance above zero."""
+def wait_odds(view: Observation, unseen: Sequence[int]) -> list[list[float]]:
+    """P(seat o wins on tile kind t | his hand is ready), ``[o][t]`` for every kind, as this seat reads it (all 0
+    for itself and seats out of the hand; 0 for the suit he surely cannot win in)."""
     wait_w = WAIT[int(view.rules.declare_void)]
-    out: dict[int, list[tuple[int, float]]] = {t: [] for t in kinds}
-    for o, p_ready in enumerate(ready_odds(view)):
+    out = [[0.0] * len(unseen) for _ in range(4)]
+    for o in range(4):
         if o == view.seat or not view.active[o]:
             continue
         void = sure_void(view, o)
         passed = passed_since_draw(view, o)
-        for t in kinds:
-            if t // 9 == void:
-                continue
-            z = sum(w * x for w, x in zip(wait_w, wait_features(view, h.unseen, o, t, t in passed), strict=True))
-            out[t].append((o, p_ready * _sig(z)))
+        for t in range(len(unseen)):
+            if t // 9 != void:
+                z = sum(w * x for w, x in zip(wait_w, wait_features(view, unseen, o, t, t in passed), strict=True))
+                out[o][t] = _sig(z)
     return out
+
+
+def deal_in(view: Observation, h: HandState, kinds: Sequence[int]) -> dict[int, list[tuple[int, float]]]:
+    """For each tile kind in ``kinds``: (opponent, P(discarding it now deals in to him)) for every opponent
+    still in with a chance above zero: P(ready) x P(wins on it | ready)."""
+    odds = ready_odds(view)
+    waits = wait_odds(view, h.unseen)
+    return {t: [(o, odds[o] * waits[o][t]) for o in range(4) if waits[o][t] > 0] for t in kinds}
 
 
 class ReadTable(TableRead):

@@ -54,6 +54,8 @@ __all__ = ["SampleError", "reshuffled", "sample_game", "unseen_pool"]
 READY_TRIES = 30
 #: Turns a sampled hand is played on at most to make it ready (``ready_odds``).
 READY_STEPS = 40
+#: Turns a sampled hand is played on at most to make it wait on a given tile (``waits``).
+WAIT_STEPS = 40
 #: A suit counts as voided by play once this many of a seat's first eight discards were of it and its last
 #: this many discards were not.
 SHED = 2
@@ -188,6 +190,42 @@ def _shape(
     hand[n_fixed:] = free
 
 
+def _wait_on(
+    hand: list[int],
+    n_fixed: int,
+    melds: Sequence[Meld],
+    void: int | None,
+    pool: list[int],
+    allowed: Sequence[int] | None,
+    odds: Sequence[float],
+    rng: random.Random,
+) -> None:
+    """Make a seat's sampled hand (in place) one that wins on a tile kind drawn with ``odds`` (its chance of
+    being a winning tile): an unseen copy of it (or, when none is left, a copy of no one's: a hand may wait on a
+    tile it cannot get) is held while the rest is played on as in :func:`_shape` until the hand with it is
+    complete, then given back. Left as it was when no kind has odds or the hand is not complete within
+    :data:`WAIT_STEPS` turns."""
+    allowed_kinds = range(NUM_KINDS) if allowed is None else allowed
+    kinds = [t for t in allowed_kinds if odds[t] > 0 and (void is None or t // 9 != void)]
+    if not kinds:
+        return
+    t = rng.choices(kinds, [odds[k] for k in kinds])[0]
+    if pool[t] == 0 and hand.count(t) == 4:
+        return
+    trial = [*hand[:n_fixed], t, *hand[n_fixed:]]
+    before = list(pool)
+    own = pool[t] > 0  # the winning tile is an unseen copy, kept out of the draws while the hand is built
+    pool[t] -= own
+    for _ in range(WAIT_STEPS):
+        if _shanten(trial, melds, void) < 0:
+            del trial[n_fixed]
+            hand[:] = trial
+            pool[t] += own
+            return
+        _shape(trial, n_fixed + 1, melds, void, pool, allowed, 1, rng)
+    pool[:] = before
+
+
 def _is_ready(tiles: Sequence[int], melds: Sequence[Meld], void: int | None) -> bool:
     return _shanten(tiles, melds, void) == 0
 
@@ -198,6 +236,7 @@ def _sample_hidden(
     implied_voids: bool = False,
     shaped: int = 0,
     ready_odds: Sequence[float] | None = None,
+    waits: Sequence[Sequence[float]] | None = None,
 ) -> tuple[list[list[int]], list[list[Meld]], list[int]] | None:
     """One draw of the others' concealed tiles and concealed kongs and the wall (in draw order)."""
     me = view.seat
@@ -242,6 +281,8 @@ def _sample_hidden(
         melds = [*view.melds[s], *kongs[s]]
         ready = ready_odds is not None and rng.random() < ready_odds[s]
         hands[s] = fixed[s] + _draw(pool, need, rng, allowed)
+        if ready and waits is not None:
+            _wait_on(hands[s], len(fixed[s]), melds, view.voids[s], pool, allowed, waits[s], rng)
         if ready:
             for _ in range(READY_STEPS):
                 if _is_ready(hands[s], melds, view.voids[s]):
@@ -264,6 +305,7 @@ def sample_game(
     implied_voids: bool = False,
     shaped: int = 0,
     ready_odds: Sequence[float] | None = None,
+    waits: Sequence[Sequence[float]] | None = None,
 ) -> Game:
     """A :class:`Game` at the view's decision whose hidden tiles are drawn by ``rng`` (see the module doc).
 
@@ -271,7 +313,9 @@ def sample_game(
     ``shaped`` plays that many turns of each other seat's sampled hand (draw, give back the tile it needs
     least) so that it is as close to ready as a hand played a while tends to be. ``ready_odds[s]`` is the
     chance that seat s's hand is ready: a seat so drawn is played on until it is (at most
-    :data:`READY_STEPS` turns); the others are shaped as ``shaped`` says.
+    :data:`READY_STEPS` turns); the others are shaped as ``shaped`` says. With ``waits[s][t]``, the chance
+    that a ready seat s wins on tile kind t, a seat drawn ready is first made to wait on a kind drawn with
+    those odds (then played on until ready if that fails).
 
     Only ``play``, ``claim`` and ``rob`` views are sampled (the decisions of the hand in progress).
     """
@@ -281,7 +325,7 @@ def sample_game(
         raise SampleError(f"seat {view.seat} is not asked to act in this view")
     drawn = None
     for _ in range(READY_TRIES):
-        drawn = _sample_hidden(view, rng, implied_voids, shaped, ready_odds)
+        drawn = _sample_hidden(view, rng, implied_voids, shaped, ready_odds, waits)
         if drawn is None:
             raise SampleError(
                 f"the hidden tiles do not add up: wall {view.wall_count}, concealed {view.concealed_counts}"

@@ -1,0 +1,39 @@
+"""Master variants screened in docs/bots.md: more play-outs, a wider search.
+
+``cd benchmarks && ../.venv/bin/python strength.py --import master_variants --agent m_more --baseline-agent
+master --field expert --rules seed --hands 2000 --jobs 1 --seed 51`` (paired against the master itself: the
+two differ only where the variant searches differently, so the interval is narrow).
+
+* ``m_more``: undecided challengers sampled on, up to 24 play-outs (``max_samples=24``);
+* ``m_12``: 12 play-outs a candidate, up to 36;
+* ``m_s12``: 12 play-outs a candidate;
+* ``m_wide``: discards searched two steps from ready, the expert's four best within 0.5 of its best, up to 18.
+* ``m_waits``: each ready sample made to wait on a tile drawn with the read odds of his winning on it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sichuan_mahjong.agents import master
+from sichuan_mahjong.agents.base import register
+from sichuan_mahjong.agents.master import MasterAgent
+from sichuan_mahjong.game.actions import Action
+from sichuan_mahjong.game.view import Observation
+
+
+class _Wide(MasterAgent):
+    def _candidates(self, view: Observation, legal: Sequence[Action], choice: Action) -> list[Action]:
+        saved = master.NEAR, master.TOP, master.MARGIN
+        master.NEAR, master.TOP, master.MARGIN = 2, 4, 0.5
+        try:
+            return super()._candidates(view, legal, choice)
+        finally:
+            master.NEAR, master.TOP, master.MARGIN = saved
+
+
+register("m_more")(lambda seed=None: MasterAgent(seed, max_samples=24))
+register("m_12")(lambda seed=None: MasterAgent(seed, samples=12, max_samples=36))
+register("m_wide")(lambda seed=None: _Wide(seed, max_samples=18))
+register("m_waits")(lambda seed=None: MasterAgent(seed, waits=True))
+register("m_s12")(lambda seed=None: MasterAgent(seed, samples=12))
