@@ -24,9 +24,10 @@ it matters and the expert's own prices are close, the master plays the hand out 
   above ``samples``, an undecided best challenger (a gain between 0.5 and :data:`Z` standard errors) and the
   expert's choice are sampled further, ``samples`` at a time, up to ``max_samples``.
 
-The first master (plain samples: ``read=False, shaped=0, implied_voids=False, policy="mixed"``) gained
-+0.06 a hand over three experts (4,000 hands a rule set, intervals across zero); ``docs/bots.md`` has the
-measurements of both.
+The first master (plain samples: ``read=False, shaped=0, implied_voids=False, policy="mixed"``, 6 play-outs)
+gained +0.06 a hand over three experts (4,000 hands a rule set, intervals across zero); this one, +0.26 (app
+rules, 4,000 hands) and +0.14 (seed rules, 2,000), both intervals above zero; ``docs/bots.md`` has the
+measurements.
 
 ``samples`` (play-outs per candidate) and ``think_ms`` (a time budget per decision that stops sampling early)
 trade time for strength; ``policy`` (:data:`POLICIES`) picks the play-out bots and ``scope`` (:data:`SCOPES`)
@@ -54,7 +55,7 @@ from sichuan_mahjong.game.view import Observation
 __all__ = ["POLICIES", "SCOPES", "MasterAgent", "play_on"]
 
 #: Play-outs per candidate at a searched decision.
-SAMPLES = 6
+SAMPLES = 12
 #: Expert prices within this of the best (in units of the base) make a discard a candidate ...
 MARGIN = 0.25
 #: ... and at most this many discards are searched.
