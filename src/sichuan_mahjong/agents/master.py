@@ -219,8 +219,9 @@ def _play_out(
     waits: Sequence[Sequence[float]] | None = None,
 ) -> float:
     """This seat's points from now to the end of the hand, after ``action``, on the sample drawn by ``seed``."""
-    rng = random.Random(seed)
-    game = sample_game(view, rng, implied_voids=implied_voids, shaped=shaped, ready_odds=odds, waits=waits)
+    game = sample_game(
+        view, random.Random(seed), implied_voids=implied_voids, shaped=shaped, ready_odds=odds, waits=waits
+    )
     return play_on(game, view.seat, action, seed, policy)
 
 

@@ -281,9 +281,9 @@ def _sample_hidden(
         melds = [*view.melds[s], *kongs[s]]
         ready = ready_odds is not None and rng.random() < ready_odds[s]
         hands[s] = fixed[s] + _draw(pool, need, rng, allowed)
-        if ready and waits is not None:
-            _wait_on(hands[s], len(fixed[s]), melds, view.voids[s], pool, allowed, waits[s], rng)
         if ready:
+            if waits is not None:
+                _wait_on(hands[s], len(fixed[s]), melds, view.voids[s], pool, allowed, waits[s], rng)
             for _ in range(READY_STEPS):
                 if _is_ready(hands[s], melds, view.voids[s]):
                     break
