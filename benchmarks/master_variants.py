@@ -10,6 +10,7 @@ two differ only where the variant searches differently, so the interval is narro
 * ``m_wide``: discards searched two steps from ready, the expert's four best within 0.5 of its best, up to 18.
 * ``m_waits``: 6 play-outs a candidate, each ready sample made to wait on a tile drawn with the read odds of
   his winning on it (``waits=True``).
+* ``m_disc``: discards (and kongs) searched, claims left to the expert (``scope="discards"``).
 """
 
 from __future__ import annotations
@@ -46,3 +47,4 @@ register("m_12")(_variant(samples=12, max_samples=36))
 register("m_s6")(_variant(samples=6))
 register("m_wide")(_variant(_Wide, max_samples=18))
 register("m_waits")(_variant(samples=6, waits=True))
+register("m_disc")(_variant(scope="discards"))

@@ -26,7 +26,7 @@ it matters and the expert's own prices are close, the master plays the hand out 
 
 The first master (plain samples: ``read=False, shaped=0, implied_voids=False, policy="mixed"``, 6 play-outs)
 gained +0.06 a hand over three experts (4,000 hands a rule set, intervals across zero); this one, +0.26 (app
-rules, 4,000 hands) and +0.10 (seed rules, 3,000), both intervals above zero; ``docs/bots.md`` has the
+rules, 4,000 hands) and +0.11 (seed rules, 4,000), both intervals above zero; ``docs/bots.md`` has the
 measurements.
 
 ``samples`` (play-outs per candidate) and ``think_ms`` (a time budget per decision that stops sampling early)
