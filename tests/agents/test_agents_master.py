@@ -19,7 +19,7 @@ from sichuan_mahjong.game.view import Observation
 def searched_views(preset: str, seeds: range, limit: int) -> list[Observation]:
     """Views of seat decisions the master searches (it is asked at every seat of expert-played hands)."""
     out: list[Observation] = []
-    probe = MasterAgent(seed=0, samples=2)
+    probe = MasterAgent(seed=0, samples=2, scope="all")
     for seed in seeds:
         game = Game(sm.Rules.preset(preset), seed=seed)
         bots = [make_agent("expert", seed=s) for s in range(4)]
@@ -64,7 +64,7 @@ def test_hidden_tiles_do_not_change_the_choice(preset: str, waits: bool) -> None
         differ += [a._counts[s] for s in others] != [b._counts[s] for s in others]
         va, vb = a.view(view.seat), b.view(view.seat)
         assert va == vb
-        one, two = MasterAgent(seed=9, samples=4, waits=waits), MasterAgent(seed=9, samples=4, waits=waits)
+        one, two = (MasterAgent(seed=9, samples=4, waits=waits, scope="all") for _ in range(2))
         assert one.act(va, va.legal) is two.act(vb, vb.legal)
         assert one.searched == two.searched == 1
     assert differ == len(views)
@@ -93,7 +93,7 @@ def test_think_ms_cuts_the_search_short() -> None:
         MasterAgent(samples=1)
     with pytest.raises(ValueError, match="unknown play-out policy 'slow'; policies: mixed, fast, expert"):
         MasterAgent(policy="slow")
-    with pytest.raises(ValueError, match="unknown search scope 'wins'; scopes: all, claims, discards"):
+    with pytest.raises(ValueError, match="unknown search scope 'wins'; scopes: auto, all, claims, discards"):
         MasterAgent(scope="wins")
 
 
@@ -108,6 +108,16 @@ def test_scope_limits_what_is_searched(scope: str, kinds: set[str]) -> None:
         assert all(str(a).split()[0] in kinds | {"concealed_kong", "added_kong"} for a in cands)
         seen += len(cands) > 1
     assert seen > 0
+
+
+@pytest.mark.parametrize(("preset", "claims"), [("seed", False), ("app", True)])
+def test_auto_scope_searches_claims_only_under_a_cap(preset: str, claims: bool) -> None:
+    views = [v for v in searched_views(preset, range(8), 40) if v.phase == "claim"]
+    assert views
+    auto = MasterAgent(seed=1, samples=2)
+    expert = make_agent("expert", seed=0)
+    searched = [len(auto._candidates(v, v.legal, expert.act(v, v.legal))) > 1 for v in views]
+    assert all(searched) if claims else not any(searched)
 
 
 def test_undecided_challengers_are_sampled_further() -> None:

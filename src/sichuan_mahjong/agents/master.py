@@ -5,7 +5,7 @@ it matters and the expert's own prices are close, the master plays the hand out 
 
 * **candidates**: near ready (the best discard leaves shanten <= 1), the expert's best discards whose price is
   within :data:`MARGIN` of the best (at most :data:`TOP`), and any kong offered; on a discard it could claim,
-  pass, pung and kong;
+  pass, pung and kong (under a 封顶 cap: without one, ``scope="auto"`` leaves claims to the expert);
 * **determinization**: :func:`~sichuan_mahjong.game.sample.sample_game` draws the hidden tiles (the others'
   hands and the wall) consistent with this seat's view alone: unseen counts, declared voids and voids shown by
   play, 报叫, hand sizes; and it *reads the table* (:mod:`~sichuan_mahjong.agents.reader`): each other hand is
@@ -26,8 +26,8 @@ it matters and the expert's own prices are close, the master plays the hand out 
 
 The first master (plain samples: ``read=False, shaped=0, implied_voids=False, policy="mixed"``, 6 play-outs)
 gained +0.06 a hand over three experts (4,000 hands a rule set, intervals across zero); this one, +0.26 (app
-rules, 4,000 hands) and +0.11 (seed rules, 4,000), both intervals above zero; ``docs/bots.md`` has the
-measurements.
+rules, 4,000 hands) and +0.13 (seed rules, 4,000, claims left to the expert), both intervals above zero;
+``docs/bots.md`` has the measurements.
 
 ``samples`` (play-outs per candidate) and ``think_ms`` (a time budget per decision that stops sampling early)
 trade time for strength; ``policy`` (:data:`POLICIES`) picks the play-out bots and ``scope`` (:data:`SCOPES`)
@@ -79,7 +79,7 @@ class MasterAgent(ExpertAgent):
         samples: int = SAMPLES,
         think_ms: float | None = None,
         policy: str = "expert",
-        scope: str = "all",
+        scope: str = "auto",
         z: float = Z,
         implied_voids: bool = True,
         max_samples: int | None = None,
@@ -123,12 +123,13 @@ class MasterAgent(ExpertAgent):
         kinds = kind_of(legal)
         if ActionKind.HU in kinds or ActionKind.DECLARE_READY in kinds:
             return []
+        scope = self.scope if self.scope != "auto" else ("all" if view.rules.max_fan is not None else "discards")
         if view.phase == "claim":
-            if self.scope == "discards":
+            if scope == "discards":
                 return []
             return [a for a in legal if a.kind in (ActionKind.PASS, ActionKind.PUNG, ActionKind.KONG)]
         discards = [a.tile_index for a in kinds.get(ActionKind.DISCARD, [])]
-        if not discards or self.scope == "claims":
+        if not discards or scope == "claims":
             return []
         h = read_view(view)
         read = self._read(view, h)
@@ -267,4 +268,7 @@ _POLICIES: dict[str, tuple[type[EfficientAgent], type[EfficientAgent]]] = {
     "expert": (ExpertAgent, ExpertAgent),
 }
 POLICIES = tuple(_POLICIES)
-SCOPES = ("all", "claims", "discards")
+#: Which decisions are searched: ``all``, ``claims`` (pass / pung / kong on a discard), ``discards`` (and kongs
+#: in one's own turn), or ``auto`` (the default): all under a 封顶 cap (app rules), discards only without one
+#: (seed rules: there searching claims gained nothing and cost time; ``docs/bots.md``).
+SCOPES = ("auto", "all", "claims", "discards")
