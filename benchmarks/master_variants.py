@@ -10,7 +10,8 @@ two differ only where the variant searches differently, so the interval is narro
 * ``m_wide``: discards searched two steps from ready, the expert's four best within 0.5 of its best, up to 18.
 * ``m_waits``: 6 play-outs a candidate, each ready sample made to wait on a tile drawn with the read odds of
   his winning on it (``waits=True``).
-* ``m_disc``: discards (and kongs) searched, claims left to the expert (``scope="discards"``).
+* ``m_disc``: discards (and kongs) searched, claims left to the expert (``scope="discards"``; what the default
+  ``scope="auto"`` does under rules without a cap).
 """
 
 from __future__ import annotations
