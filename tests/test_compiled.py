@@ -18,6 +18,9 @@ ENGINE = (
     "sichuan_mahjong.hand.analysis",
     "sichuan_mahjong.rl.tracker",
     "sichuan_mahjong.rl.spaces",
+    "sichuan_mahjong.agents.hand",
+    "sichuan_mahjong.agents.efficient",
+    "sichuan_mahjong.agents.expert",
 )
 
 

@@ -8,12 +8,21 @@ record, and a tournament can give it any seat.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Protocol, runtime_checkable
+from typing import Protocol, TypeVar, runtime_checkable
 
 from sichuan_mahjong.game.actions import Action
 from sichuan_mahjong.game.view import Observation
 
-__all__ = ["AGENTS", "Agent", "UnknownAgentError", "agent_names", "make_agent", "register"]
+__all__ = ["AGENTS", "Agent", "UnknownAgentError", "agent_names", "make_agent", "mypyc_attr", "register"]
+
+_T = TypeVar("_T")
+
+try:  # the compiled build (scripts/compile.py) reads it; pure Python needs no mypy installed
+    from mypy_extensions import mypyc_attr
+except ImportError:  # pragma: no cover - mypy_extensions comes with the dev extra
+
+    def mypyc_attr(*attrs: str, **kwattrs: object) -> Callable[[_T], _T]:
+        return lambda cls: cls
 
 
 @runtime_checkable

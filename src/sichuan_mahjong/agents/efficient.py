@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from sichuan_mahjong.agents.base import register
+from sichuan_mahjong.agents.base import mypyc_attr, register
 from sichuan_mahjong.agents.hand import HandState, read_view
 from sichuan_mahjong.game.actions import Action, ActionKind
 from sichuan_mahjong.game.view import Observation
@@ -90,7 +90,9 @@ def kind_of(legal: Sequence[Action]) -> dict[ActionKind, list[Action]]:
     return out
 
 
-@register("efficient")
+# Compiled (scripts/compile.py), a class registered by a decorator would not be a native class: it is registered
+# below. Other bots derive from it in pure Python.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class EfficientAgent:
     name = "efficient"
 
@@ -168,3 +170,6 @@ class EfficientAgent:
         if ranked:
             return Action.discard(ranked[0][2])
         return next(iter(kinds.values()))[0]
+
+
+register("efficient")(EfficientAgent)

@@ -45,7 +45,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from sichuan_mahjong.agents.base import register
+from sichuan_mahjong.agents.base import mypyc_attr, register
 from sichuan_mahjong.agents.efficient import EfficientAgent, kind_of
 from sichuan_mahjong.agents.hand import HandState, read_view
 from sichuan_mahjong.game.actions import Action, ActionKind
@@ -254,7 +254,9 @@ def plan_value(h: HandState, draws: float, unseen_total: int, s: int, uk: int, s
     return best
 
 
-@register("expert")
+# Compiled (scripts/compile.py), a class registered by a decorator would not be a native class: it is registered
+# below. Other bots derive from it in pure Python.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class ExpertAgent(EfficientAgent):
     name = "expert"
     #: How much a feared deal-in (``TableRead.danger``) counts against a discard's gain.
@@ -431,3 +433,6 @@ class ExpertAgent(EfficientAgent):
         p = p_win(0, live_better, draws, unseen_total)
         gain = p * min(2.0**f for _, f in better) * 1.6
         return gain > 2.0**this * 1.5
+
+
+register("expert")(ExpertAgent)
