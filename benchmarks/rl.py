@@ -180,8 +180,7 @@ def main() -> None:
         print("rlcard is not installed (pip install rlcard into your venv): our rows only", file=sys.stderr)
     versions = ", ".join(f"{p} {_installed(p) or '-'}" for p in ("numpy", "gymnasium", "pettingzoo", "rlcard"))
     print(f"python {platform.python_version()}, {versions}; {'wall-clock' if args.wall else 'CPU'} time")
-    native = compiled.modules()
-    print(f"engine: compiled ({', '.join(native)})" if native else "engine: pure Python (`make compiled`: docs/rl.md)")
+    print(compiled.describe())
     rows: dict[str, float] = {}
     extra: dict[str, str] = {}
     for _ in range(args.rounds):

@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-__all__ = ["RECORD", "StaleCompiledModuleError", "check", "modules"]
+__all__ = ["RECORD", "StaleCompiledModuleError", "check", "describe", "modules"]
 
 RECORD = Path(__file__).with_name("compiled.txt")
 
@@ -38,6 +38,16 @@ def _recorded() -> list[tuple[str, str, str]]:
 def modules() -> list[str]:
     """The dotted names of the modules that run compiled (from the record)."""
     return [path.removesuffix(".py").replace("/", ".") for _, kind, path in _recorded() if kind == "compiled"]
+
+
+def describe() -> str:
+    """One line for a benchmark's output: which build runs.
+
+    >>> describe().startswith(("engine: compiled (", "engine: pure Python"))
+    True
+    """
+    native = modules()
+    return f"engine: compiled ({', '.join(native)})" if native else "engine: pure Python (`make compiled`: docs/rl.md)"
 
 
 def check() -> None:
