@@ -12,6 +12,7 @@ two differ only where the variant searches differently, so the interval is narro
   his winning on it (``waits=True``).
 * ``m_disc``: discards (and kongs) searched, claims left to the expert (``scope="discards"``; what the default
   ``scope="auto"`` does under rules without a cap).
+* ``m_wide12``: ``m_wide``'s candidates, the default's 12 play-outs (no sampling on).
 * ``m_24``: 24 play-outs a candidate (twice the default; in time with the compiled build, ``make compiled``).
 """
 
@@ -51,3 +52,4 @@ register("m_wide")(_variant(_Wide, max_samples=18))
 register("m_waits")(_variant(samples=6, waits=True))
 register("m_disc")(_variant(scope="discards"))
 register("m_24")(_variant(samples=24))
+register("m_wide12")(_variant(_Wide))
