@@ -6,6 +6,8 @@ from __future__ import annotations
 import hashlib
 import importlib
 import os
+import subprocess
+import sys
 from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
@@ -79,3 +81,18 @@ def test_nothing_compiled_nothing_checked(monkeypatch: pytest.MonkeyPatch, tmp_p
     monkeypatch.setattr(compiled, "RECORD", tmp_path / "compiled.txt")
     compiled.check()
     assert compiled.modules() == []
+
+
+def test_the_bots_run_without_mypy_extensions() -> None:
+    """The bots mark their classes for the compiled build with ``mypyc_attr``; a pure install without the dev
+    extra (no mypy_extensions) still imports and plays them."""
+    code = (
+        "import sys; sys.modules['mypy_extensions'] = None\n"
+        "import sichuan_mahjong as sm\n"
+        "from sichuan_mahjong.agents import make_agent\n"
+        "from sichuan_mahjong.sim import run_tournament\n"
+        "print(run_tournament(['expert', 'efficient', 'expert', 'efficient'], 2, sm.Rules(), seed=1).hands)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["2"]
