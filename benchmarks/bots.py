@@ -16,6 +16,7 @@ import time
 import sichuan_mahjong as sm
 from sichuan_mahjong import compiled
 from sichuan_mahjong.agents import make_agent
+from sichuan_mahjong.agents.master import MasterAgent
 from sichuan_mahjong.sim import run_tournament
 
 
@@ -50,7 +51,7 @@ def main() -> None:
     print(f"decision time per bot ({args.rules} rules, 4 of the same bot):")
     for name in args.bots:
         # A search bot is a hundred times slower on the decisions it searches: fewer hands.
-        hands = max(8, args.hands // 50) if name.startswith(("master", "m_")) else max(20, args.hands // 8)
+        hands = max(8, args.hands // 50) if isinstance(make_agent(name), MasterAgent) else max(20, args.hands // 8)
         times = sorted(decision_times(name, hands, rules))
         mean = sum(times) / len(times)
         median = times[len(times) // 2]

@@ -89,7 +89,6 @@ def test_the_bots_run_without_mypy_extensions() -> None:
     code = (
         "import sys; sys.modules['mypy_extensions'] = None\n"
         "import sichuan_mahjong as sm\n"
-        "from sichuan_mahjong.agents import make_agent\n"
         "from sichuan_mahjong.sim import run_tournament\n"
         "print(run_tournament(['expert', 'efficient', 'expert', 'efficient'], 2, sm.Rules(), seed=1).hands)\n"
     )

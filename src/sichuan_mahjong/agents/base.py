@@ -17,7 +17,10 @@ __all__ = ["AGENTS", "Agent", "UnknownAgentError", "agent_names", "make_agent", 
 
 _T = TypeVar("_T")
 
-try:  # the compiled build (scripts/compile.py) reads it; pure Python needs no mypy installed
+# The bot classes the compiled build (scripts/compile.py) turns into native classes are marked
+# ``@mypyc_attr(allow_interpreted_subclasses=True)``, as other bots derive from them in pure Python, and are
+# registered after their bodies: a class under any other decorator would not be a native class.
+try:  # pure Python needs no mypy installed
     from mypy_extensions import mypyc_attr
 except ImportError:  # pragma: no cover - mypy_extensions comes with the dev extra
 

@@ -90,8 +90,7 @@ def kind_of(legal: Sequence[Action]) -> dict[ActionKind, list[Action]]:
     return out
 
 
-# Compiled (scripts/compile.py), a class registered by a decorator would not be a native class: it is registered
-# below. Other bots derive from it in pure Python.
+# Registered below, not by decorator (see ``mypyc_attr`` in agents/base.py).
 @mypyc_attr(allow_interpreted_subclasses=True)
 class EfficientAgent:
     name = "efficient"

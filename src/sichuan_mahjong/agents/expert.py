@@ -254,8 +254,7 @@ def plan_value(h: HandState, draws: float, unseen_total: int, s: int, uk: int, s
     return best
 
 
-# Compiled (scripts/compile.py), a class registered by a decorator would not be a native class: it is registered
-# below. Other bots derive from it in pure Python.
+# Registered below, not by decorator (see ``mypyc_attr`` in agents/base.py).
 @mypyc_attr(allow_interpreted_subclasses=True)
 class ExpertAgent(EfficientAgent):
     name = "expert"
