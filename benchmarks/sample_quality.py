@@ -22,6 +22,7 @@ from decision_regret import expert_hands
 
 import sichuan_mahjong as sm
 from sichuan_mahjong.agents.hand import read_view
+from sichuan_mahjong.agents.likely import discard_likelihood
 from sichuan_mahjong.agents.reader import deal_in, ready_odds, wait_odds
 from sichuan_mahjong.game.actions import ActionKind
 from sichuan_mahjong.game.sample import SampleError, sample_game
@@ -39,6 +40,22 @@ METHODS: dict[str, Method] = {
         v, r, ready_odds=ready_odds(v), waits=wait_odds(v, read_view(v).unseen), shaped=30, implied_voids=True
     ),
 }
+
+
+def _consistent(k: int, beta: float) -> Method:
+    """The master's samples, the best explained of ``k`` drawn (weights by the others' last discards)."""
+
+    def method(v: sm.Observation, r: random.Random) -> Game:
+        odds = ready_odds(v)
+        games = [sample_game(v, r, ready_odds=odds, shaped=30, implied_voids=True) for _ in range(k)]
+        weights = [discard_likelihood(g, v.seat, beta) for g in games]
+        return r.choices(games, weights)[0]
+
+    return method
+
+
+METHODS["consistent k4"] = _consistent(4, 4.0)
+METHODS["consistent k8 beta8"] = _consistent(8, 8.0)
 
 MODEL = "reader model (no sample)"
 

@@ -77,7 +77,8 @@ def paired(
     progress = Progress(2 * 4 * deals) if show_progress else None
     chunks: list[list[DealResult]] = []
     with ProcessPoolExecutor(max_workers=jobs) if jobs > 1 else nullcontext() as pool:
-        results = pool.map(run_chunk, tasks) if pool is not None else map(run_chunk, tasks)
+        # (A generator, not map(): a StopIteration escaping a bot must fail the run, not end it early.)
+        results = pool.map(run_chunk, tasks) if pool is not None else (run_chunk(t) for t in tasks)
         for chunk in results:
             chunks.append(chunk)
             if progress is not None:

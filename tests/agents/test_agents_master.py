@@ -9,7 +9,7 @@ import pytest
 import sichuan_mahjong as sm
 from sichuan_mahjong.agents import make_agent
 from sichuan_mahjong.agents.expert import ExpertAgent
-from sichuan_mahjong.agents.master import MasterAgent
+from sichuan_mahjong.agents.master import MasterAgent, _gains
 from sichuan_mahjong.game.actions import Action
 from sichuan_mahjong.game.sample import sample_game
 from sichuan_mahjong.game.state import Game
@@ -51,8 +51,10 @@ def test_registered_and_answers_legally() -> None:
     assert master.searched > 0
 
 
-@pytest.mark.parametrize(("preset", "waits"), [("seed", False), ("app", False), ("app", True)])
-def test_hidden_tiles_do_not_change_the_choice(preset: str, waits: bool) -> None:
+@pytest.mark.parametrize(
+    ("preset", "waits", "consistent"), [("seed", False, 1), ("app", False, 1), ("app", True, 1), ("app", False, 3)]
+)
+def test_hidden_tiles_do_not_change_the_choice(preset: str, waits: bool, consistent: int) -> None:
     """Two positions that differ only in tiles the seat cannot see give it the same view and the same answer."""
     views = searched_views(preset, range(6), 6)
     assert len(views) >= 4
@@ -64,7 +66,7 @@ def test_hidden_tiles_do_not_change_the_choice(preset: str, waits: bool) -> None
         differ += [a._counts[s] for s in others] != [b._counts[s] for s in others]
         va, vb = a.view(view.seat), b.view(view.seat)
         assert va == vb
-        one, two = (MasterAgent(seed=9, samples=4, waits=waits, scope="all") for _ in range(2))
+        one, two = (MasterAgent(seed=9, samples=4, waits=waits, scope="all", consistent=consistent) for _ in range(2))
         assert one.act(va, va.legal) is two.act(vb, vb.legal)
         assert one.searched == two.searched == 1
     assert differ == len(views)
@@ -95,6 +97,10 @@ def test_think_ms_cuts_the_search_short() -> None:
         MasterAgent(policy="slow")
     with pytest.raises(ValueError, match="unknown search scope 'wins'; scopes: auto, all, claims, discards"):
         MasterAgent(scope="wins")
+    with pytest.raises(ValueError, match="clip must be above 0, got 0"):
+        MasterAgent(clip=0)
+    with pytest.raises(ValueError, match="consistent must be at least 1, got 0"):
+        MasterAgent(consistent=0)
 
 
 @pytest.mark.parametrize(("scope", "kinds"), [("claims", {"pass", "pung", "kong"}), ("discards", {"discard"})])
@@ -142,3 +148,13 @@ def test_undecided_challengers_are_sampled_further() -> None:
                 assert 4 * n <= calls[0] <= 4 * n + 2 * 8
                 out.append(calls[0] - 4 * n)
     assert max(extra) > 0
+
+
+def test_clip_keeps_one_big_hand_from_swamping_the_gate() -> None:
+    """A challenger a point better in eleven play-outs and 40 better in one: the plain t (about 1.3) stays under
+    the gate, the t of differences clipped to 6 (about 3.4) clears it; the gain reported is the plain mean."""
+    values = [[0.0] * 12, [1.0] * 11 + [40.0]]
+    [(i, mean, t)] = _gains(values, 0, [0, 1])
+    assert i == 1 and mean == pytest.approx(51 / 12) and 1.2 < t < MasterAgent().z
+    [(_, clipped_mean, clipped_t)] = _gains(values, 0, [0, 1], clip=6.0)
+    assert clipped_mean == mean and clipped_t > 3.0

@@ -13,13 +13,16 @@ it matters and the expert's own prices are close, the master plays the hand out 
   played on until it is; the others are played on as far as they have played (``shaped``). A random deal of
   the unseen tiles is almost never ready, so a search on it never sees a discard deal in. With ``waits``, a
   hand drawn ready also waits on a tile drawn with the reader's odds of his winning on it (a truer picture of
-  the danger that played no better: ``docs/bots.md``);
+  the danger that played no better: ``docs/bots.md``). With ``consistent`` above 1, each sample is drawn by
+  weight from that many, weighted by how well they explain the others' last discards as the expert prices
+  them (:mod:`~sichuan_mahjong.agents.likely`);
 * **play-out**: each candidate is played on the same samples (common random numbers: the same hidden tiles
   and the same bots) to the end of the hand by four experts (``policy="expert"``; ``"mixed"`` plays the
   others by a fast shanten bot, ``efficient`` without its ukeire tie-break); its value is this seat's points
   from now on;
 * **choice**: the candidate with the best mean replaces the expert's choice only when its mean gain over the
-  expert's choice on the same samples exceeds :data:`Z` standard errors (and :data:`MIN_GAIN`): search
+  expert's choice on the same samples exceeds :data:`Z` standard errors (and :data:`MIN_GAIN`; with ``clip``,
+  the t is that of the differences clipped to +-clip points, so that one big hand does not swamp it): search
   corrects the expert where the play-outs clearly disagree, and noise never overrules it. With ``max_samples``
   above ``samples``, an undecided best challenger (a gain between 0.5 and :data:`Z` standard errors) and the
   expert's choice are sampled further, ``samples`` at a time, up to ``max_samples``.
@@ -46,6 +49,7 @@ from sichuan_mahjong.agents.base import register
 from sichuan_mahjong.agents.efficient import EfficientAgent, _centrality, kind_of
 from sichuan_mahjong.agents.expert import ExpertAgent
 from sichuan_mahjong.agents.hand import HandState, read_view
+from sichuan_mahjong.agents.likely import discard_likelihood
 from sichuan_mahjong.agents.reader import ready_odds, wait_odds
 from sichuan_mahjong.game.actions import Action, ActionKind
 from sichuan_mahjong.game.sample import SampleError, sample_game
@@ -86,10 +90,16 @@ class MasterAgent(ExpertAgent):
         shaped: int = 30,
         read: bool = True,
         waits: bool = False,
+        consistent: int = 1,
+        clip: float | None = None,
     ) -> None:
         super().__init__(seed)
         if samples < 2:
             raise ValueError(f"samples must be at least 2, got {samples}")
+        if clip is not None and clip <= 0:
+            raise ValueError(f"clip must be above 0, got {clip}")
+        if consistent < 1:
+            raise ValueError(f"consistent must be at least 1, got {consistent}")
         if policy not in _POLICIES:
             raise ValueError(f"unknown play-out policy {policy!r}; policies: {', '.join(_POLICIES)}")
         if scope not in SCOPES:
@@ -103,6 +113,8 @@ class MasterAgent(ExpertAgent):
         self.shaped = shaped
         self.read = read
         self.waits = waits
+        self.consistent = consistent
+        self.clip = clip
         self._odds: list[float] | None = None  # the read odds of the decision being searched
         self._waits: list[list[float]] | None = None
         self.max_samples = samples if max_samples is None else max(samples, max_samples)
@@ -157,7 +169,10 @@ class MasterAgent(ExpertAgent):
         values: list[list[float]] = [[] for _ in candidates]
         live = list(range(len(candidates)))  # the candidates sampled (the expert's choice always)
         while True:
-            seeds = [self.rng.getrandbits(48) for _ in range(self.samples)]
+            try:
+                seeds = [self._seed(view) for _ in range(self.samples)]
+            except SampleError:
+                return choice
             out_of_time = False
             for seed in seeds:
                 try:
@@ -172,14 +187,14 @@ class MasterAgent(ExpertAgent):
             if out_of_time or len(values[c]) >= self.max_samples:
                 break
             # Undecided: the best challenger by mean gains, but not clearly. Sample it and the expert's choice more.
-            gains = _gains(values, c, live)
+            gains = _gains(values, c, live, self.clip)
             lead = max(gains, key=lambda g: g[1], default=None)
             if lead is None or lead[2] >= self.z or lead[2] < 0.5 or any(t > self.z for _, _, t in gains):
                 break
             live = [c, lead[0]]
         self.searched += 1
         best, best_gain = c, 0.0
-        for i, mean, t in _gains(values, c, live):
+        for i, mean, t in _gains(values, c, live, self.clip):
             if mean > best_gain and t > self.z:
                 best, best_gain = i, mean
         if best == c:
@@ -187,13 +202,38 @@ class MasterAgent(ExpertAgent):
         self.overruled += 1
         return candidates[best]
 
+    def _seed(self, view: Observation) -> int:
+        """A sample's seed: with ``consistent`` above 1, the best explained of that many by the others' last
+        discards (drawn by weight, :func:`~sichuan_mahjong.agents.likely.discard_likelihood`)."""
+        seeds = [self.rng.getrandbits(48) for _ in range(self.consistent)]
+        if len(seeds) == 1:
+            return seeds[0]
+        weights = [
+            discard_likelihood(
+                sample_game(
+                    view,
+                    random.Random(seed),
+                    implied_voids=self.implied_voids,
+                    shaped=self.shaped,
+                    ready_odds=self._odds,
+                    waits=self._waits,
+                ),
+                view.seat,
+            )
+            for seed in seeds
+        ]
+        return self.rng.choices(seeds, weights)[0]
+
     def _play_out(self, view: Observation, action: Action, seed: int) -> float:
         return _play_out(view, action, seed, self.policy, self.implied_voids, self.shaped, self._odds, self._waits)
 
 
-def _gains(values: list[list[float]], c: int, live: list[int]) -> list[tuple[int, float, float]]:
+def _gains(
+    values: list[list[float]], c: int, live: list[int], clip: float | None = None
+) -> list[tuple[int, float, float]]:
     """(candidate, mean gain over candidate c on the same samples, t) for each live challenger gaining at least
-    MIN_GAIN."""
+    MIN_GAIN. With ``clip``, t is that of the paired differences clipped to +-clip (a few big hands in a dozen
+    play-outs otherwise swamp the standard error)."""
     base = values[c]
     n = len(base)
     out = []
@@ -202,10 +242,13 @@ def _gains(values: list[list[float]], c: int, live: list[int]) -> list[tuple[int
             continue
         diffs = [x - y for x, y in zip(values[i][:n], base, strict=True)]
         mean = sum(diffs) / n
-        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+        if clip is not None:
+            diffs = [max(-clip, min(clip, d)) for d in diffs]
+        m = sum(diffs) / n
+        var = sum((d - m) ** 2 for d in diffs) / (n - 1)
         se = math.sqrt(var / n)
         if mean >= MIN_GAIN:
-            out.append((i, mean, mean / se if se > 0 else math.inf))
+            out.append((i, mean, m / se if se > 0 else (math.inf if m > 0 else 0.0)))
     return out
 
 
