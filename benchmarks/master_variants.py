@@ -13,8 +13,8 @@ two differ only where the variant searches differently, so the interval is narro
 * ``m_disc``: discards (and kongs) searched, claims left to the expert (``scope="discards"``; what the default
   ``scope="auto"`` does under rules without a cap).
 * ``m_wide12``: ``m_wide``'s candidates, the default's 12 play-outs (no sampling on).
-* ``m_cons4``: each sample the best explained of four by the others' last discards, as the expert prices them
-  (``consistent=4``, :mod:`sichuan_mahjong.agents.likely`).
+* ``m_cons4``: each sample drawn from four by how well each explains the others' last discards, as the expert
+  prices them (``consistent=4``, :mod:`sichuan_mahjong.agents.likely`).
 * ``m_clip6``: the gate's t on paired differences clipped to +-6 (``clip=6``): a big hand in one play-out no
   longer swamps the standard error of a dozen.
 * ``m_24``: 24 play-outs a candidate (twice the default; in time with the compiled build, ``make compiled``).

@@ -6,8 +6,8 @@ joined. If the others play like the ``expert``, a sampled hand in which the expe
 its seat discarded is an unlikely one. :func:`discard_likelihood` scores a sample by that: for each other seat
 still in, its sampled concealed tiles plus its last discard (the hand it chose from), priced by the expert's
 discard prices from that seat's view of the sample; the weight is ``exp(beta x (price of the tile it
-discarded - best price))``, at least ``floor``, multiplied over the seats. The ``master`` draws several
-samples and keeps those with the most weight (``MasterAgent(consistent=...)``).
+discarded - best price))``, at least ``floor``, multiplied over the seats. ``MasterAgent(consistent=k)`` draws
+each of its samples from k by this weight (measured no stronger than the default: ``docs/bots.md``).
 
 The check is approximate, and the floor says so: the view priced is the present one (a turn or so after the
 discard), and a discard claimed off the river leaves the seat's previous discard last in it. Only the sample

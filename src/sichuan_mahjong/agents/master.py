@@ -203,29 +203,26 @@ class MasterAgent(ExpertAgent):
         return candidates[best]
 
     def _seed(self, view: Observation) -> int:
-        """A sample's seed: with ``consistent`` above 1, the best explained of that many by the others' last
-        discards (drawn by weight, :func:`~sichuan_mahjong.agents.likely.discard_likelihood`)."""
+        """A sample's seed: with ``consistent`` above 1, one of that many drawn by how well each sample explains
+        the others' last discards (:func:`~sichuan_mahjong.agents.likely.discard_likelihood`)."""
         seeds = [self.rng.getrandbits(48) for _ in range(self.consistent)]
         if len(seeds) == 1:
             return seeds[0]
-        weights = [
-            discard_likelihood(
-                sample_game(
-                    view,
-                    random.Random(seed),
-                    implied_voids=self.implied_voids,
-                    shaped=self.shaped,
-                    ready_odds=self._odds,
-                    waits=self._waits,
-                ),
-                view.seat,
-            )
-            for seed in seeds
-        ]
-        return self.rng.choices(seeds, weights)[0]
+        return self.rng.choices(seeds, [discard_likelihood(self._sample(view, s), view.seat) for s in seeds])[0]
+
+    def _sample(self, view: Observation, seed: int) -> Game:
+        return sample_game(
+            view,
+            random.Random(seed),
+            implied_voids=self.implied_voids,
+            shaped=self.shaped,
+            ready_odds=self._odds,
+            waits=self._waits,
+        )
 
     def _play_out(self, view: Observation, action: Action, seed: int) -> float:
-        return _play_out(view, action, seed, self.policy, self.implied_voids, self.shaped, self._odds, self._waits)
+        """This seat's points from now to the end of the hand, after ``action``, on the sample drawn by ``seed``."""
+        return play_on(self._sample(view, seed), view.seat, action, seed, self.policy)
 
 
 def _gains(
@@ -250,23 +247,6 @@ def _gains(
         if mean >= MIN_GAIN:
             out.append((i, mean, m / se if se > 0 else (math.inf if m > 0 else 0.0)))
     return out
-
-
-def _play_out(
-    view: Observation,
-    action: Action,
-    seed: int,
-    policy: str = "mixed",
-    implied_voids: bool = False,
-    shaped: int = 0,
-    odds: Sequence[float] | None = None,
-    waits: Sequence[Sequence[float]] | None = None,
-) -> float:
-    """This seat's points from now to the end of the hand, after ``action``, on the sample drawn by ``seed``."""
-    game = sample_game(
-        view, random.Random(seed), implied_voids=implied_voids, shaped=shaped, ready_odds=odds, waits=waits
-    )
-    return play_on(game, view.seat, action, seed, policy)
 
 
 def play_on(game: Game, me: int, action: Action, seed: int, policy: str = "mixed") -> float:
