@@ -16,7 +16,7 @@ two differ only where the variant searches differently, so the interval is narro
 * ``m_cons4``: each sample drawn from four by how well each explains the others' last discards, as the expert
   prices them (``consistent=4``, :mod:`sichuan_mahjong.agents.likely`).
 * ``m_clip6``: the gate's t on paired differences clipped to +-6 (``clip=6``): a big hand in one play-out no
-  longer swamps the standard error of a dozen.
+  longer swamps the standard error of a dozen; ``m_clip3``: the same at +-3.
 * ``m_24``: 24 play-outs a candidate (twice the default; in time with the compiled build, ``make compiled``).
 """
 
@@ -59,3 +59,4 @@ register("m_24")(_variant(samples=24))
 register("m_wide12")(_variant(_Wide))
 register("m_cons4")(_variant(consistent=4))
 register("m_clip6")(_variant(clip=6.0))
+register("m_clip3")(_variant(clip=3.0))
