@@ -43,7 +43,7 @@ METHODS: dict[str, Method] = {
 
 
 def _consistent(k: int, beta: float) -> Method:
-    """The master's samples, the best explained of ``k`` drawn (weights by the others' last discards)."""
+    """The master's samples, each drawn from ``k`` by how well it explains the others' last discards."""
 
     def method(v: sm.Observation, r: random.Random) -> Game:
         odds = ready_odds(v)
