@@ -22,9 +22,10 @@ def claim_positions(preset: str, hands: int) -> list[tuple[Game, int, int]]:
         bots = [make_agent("expert", seed=s) for s in range(4)]
         while not game.is_over:
             asked = game.to_act()
-            view = game.view(next(iter(asked)))
+            seat = next(iter(asked))
+            view = game.view(seat)
             if view.phase == "claim":
-                out.append((copy.deepcopy(game), next(iter(asked)), view.turn))
+                out.append((copy.deepcopy(game), seat, view.turn))
             game.step({s: bots[s].act(game.view(s), legal) for s, legal in asked.items()})
     return out
 

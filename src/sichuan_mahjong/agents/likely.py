@@ -44,7 +44,7 @@ def discard_likelihood(game: Game, me: int, beta: float = BETA, floor: float = F
 def seat_likelihood(game: Game, o: int, beta: float = BETA) -> float:
     """``exp(beta x (price of seat o's last discard - best price))`` for the hand it chose from (its concealed
     tiles in ``game`` and that discard), by the expert's prices from o's view; 1 when o is out or had no
-    choice."""
+    choice, 0 when the sample holds a void tile of o's while another tile went (R3.2)."""
     view = game.view(o)
     if not view.active[o] or not view.discards[o]:
         return 1.0
