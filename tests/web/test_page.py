@@ -149,6 +149,35 @@ def test_two_people_join_by_code_and_each_sees_only_their_own_tiles(new_page: Ne
     shot(friend, "friend")
 
 
+def test_a_friends_tuoguan_shows_at_once_and_a_tap_survives_the_redraw(new_page: NewPage) -> None:
+    host = new_page()
+    code = open_room(host, preset="bloody", seats=("person", "efficient", "efficient"))
+    friend = new_page()
+    friend.goto(f"/?room={code}")
+    friend.fill("#name", "小红")
+    friend.click("[data-act=join]")
+    wait_table(friend)
+    badge = host.locator(".seat-right .plate .badge.auto")
+    friend.click("[data-act=auto]")  # 托管: the friend's seat plays itself
+    friend.locator("[data-act=auto].on").wait_for()
+    play_until(host, lambda: host.locator(".seat-bottom .tile.mine.legal").count() > 0)
+    badge.wait_for()
+    # The table waits for the host: no view comes now, and the room's own message must redraw the plates.
+    friend.click("[data-act=auto]")
+    badge.wait_for(state="detached")
+    # A press on a tile, the table redrawn under it (the friend's 托管 again), the release: the tap still counts.
+    box = host.locator(".seat-bottom .tile.mine.legal").last.bounding_box()
+    assert box is not None
+    host.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    host.mouse.down()
+    friend.click("[data-act=auto]")
+    host.wait_for_timeout(700)
+    host.mouse.up()
+    badge.wait_for()  # the redraw came, after the tap
+    assert host.locator(".seat-bottom .tile.mine.raised").count() == 1
+    assert host.locator("[data-act=discard]:not([disabled])").count() == 1
+
+
 def test_a_spectator_sees_no_concealed_tile(new_page: NewPage) -> None:
     player = new_page()
     code = open_room(player, preset="bloody_kong", seats=("efficient", "efficient", "efficient"))

@@ -40,7 +40,8 @@ function freshUI() {
 function ctx() {
   return {
     t: state.t,
-    msg: state.msg,
+    // The table reads the newest room: a "room" message (someone left, came back, turned 托管 on) comes between views.
+    msg: state.msg && state.room ? { ...state.msg, room: state.room } : state.msg,
     me: state.me,
     code: state.code,
     room: state.room,
@@ -56,7 +57,46 @@ function ctx() {
   };
 }
 
+// A tap is a press and a release on the same element: a redraw between them (a view arriving, a bubble fading)
+// would replace the tile under the finger, and the tap would be lost. So a redraw asked for during a press waits
+// for the press to end — its click handled — and at most HOLD_MS.
+const HOLD_MS = 1500;
+let press = 0; // the press under way, 0 when none
+let presses = 0;
+let held = false;
+
+function release(id) {
+  if (!id || press !== id) return;
+  press = 0;
+  if (held) {
+    held = false;
+    render();
+  }
+}
+app.addEventListener(
+  "pointerdown",
+  () => {
+    const id = (press = ++presses);
+    setTimeout(() => release(id), HOLD_MS);
+  },
+  true,
+);
+document.addEventListener("click", () => {
+  const id = press;
+  setTimeout(() => release(id), 0);
+});
+for (const type of ["pointerup", "pointercancel"]) {
+  document.addEventListener(type, () => {
+    const id = press; // no click may follow (a press that slid off): the redraw goes on a little later
+    setTimeout(() => release(id), 100);
+  });
+}
+
 function render() {
+  if (press) {
+    held = true;
+    return;
+  }
   const t = state.t;
   document.documentElement.lang = state.lang === "zh" ? "zh-CN" : "en";
   document.title = t("title");
