@@ -28,8 +28,10 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         running.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
+    """Chromium for one module at a time: Playwright's sync API keeps an event loop running while it is open,
+    and a test that runs its own (``asyncio.run``, the server's tests) after it in the same worker would fail."""
     if not CHROMIUM.exists():
         pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium; CI installs it)")
     with sync_playwright() as p:
