@@ -17,7 +17,6 @@ the next rungs.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
@@ -81,7 +80,7 @@ class LearnedAgent:
     name = "learned"
 
     def __init__(self, seed: int | None = None) -> None:
-        self.rng = random.Random(seed)  # unused: the policy is deterministic; kept for the bot protocol's seed
+        """``seed`` is taken as every bot factory's is, and unused: the policy is deterministic."""
 
     def act(self, view: Observation, legal: Sequence[Action]) -> Action:
         if len(legal) == 1:
