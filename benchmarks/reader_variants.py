@@ -27,7 +27,9 @@ DANGER_WEIGHTS = (0.3, 1.0, 3.0, 6.0)
 def _read_danger(weight: float) -> type[ExpertAgent]:
     class ReadDanger(ExpertAgent):
         name = f"read_danger_{weight}"
-        danger_scale = weight
+
+        def __init__(self, seed: int | None = None) -> None:
+            super().__init__(seed, danger_scale=weight)
 
         def _read(self, view: Observation, h: HandState) -> TableRead:
             return ReadTable(view, h)

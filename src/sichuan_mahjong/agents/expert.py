@@ -258,8 +258,12 @@ def plan_value(h: HandState, draws: float, unseen_total: int, s: int, uk: int, s
 @mypyc_attr(allow_interpreted_subclasses=True)
 class ExpertAgent(EfficientAgent):
     name = "expert"
-    #: How much a feared deal-in (``TableRead.danger``) counts against a discard's gain.
-    danger_scale = DANGER_SCALE
+
+    def __init__(self, seed: int | None = None, danger_scale: float = DANGER_SCALE) -> None:
+        super().__init__(seed)
+        #: How much a feared deal-in (``TableRead.danger``) counts against a discard's gain (an instance
+        #: attribute: a compiled class would not see a subclass's class attribute).
+        self.danger_scale = danger_scale
 
     def act(self, view: Observation, legal: Sequence[Action]) -> Action:
         if len(legal) == 1:
