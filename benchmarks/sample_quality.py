@@ -54,6 +54,9 @@ def _consistent(k: int, beta: float) -> Method:
     return method
 
 
+METHODS["read P(ready), shaped, let pass"] = lambda v, r: sample_game(
+    v, r, ready_odds=ready_odds(v), shaped=30, implied_voids=True, passed=True
+)
 METHODS["consistent k4"] = _consistent(4, 4.0)
 METHODS["consistent k8 beta8"] = _consistent(8, 8.0)
 

@@ -9,7 +9,7 @@ import pytest
 
 import sichuan_mahjong as sm
 from sichuan_mahjong.agents import make_agent
-from sichuan_mahjong.game.sample import SHED, SampleError, _implied_void, sample_game, unseen_pool
+from sichuan_mahjong.game.sample import SHED, SampleError, _implied_void, let_pass, sample_game, unseen_pool
 from sichuan_mahjong.game.state import Game
 from sichuan_mahjong.game.view import Observation
 from sichuan_mahjong.hand.analysis import shanten_keys
@@ -263,3 +263,49 @@ def test_ready_odds_make_that_share_of_hands_ready() -> None:
                 n += 1
     assert n > 100
     assert ready_all / n > 0.9 and ready_none / n < 0.15
+
+
+def _wins_on_any(game: Game, s: int, kinds: set[int]) -> bool:
+    return any(game._counts[s][t] < 4 and game._wins_with(s, t) for t in kinds)
+
+
+def test_the_tiles_a_seat_let_pass_are_not_its_wins() -> None:
+    """Expert players take every win offered, so a tile discarded since a seat's last turn (``let_pass``) is
+    almost never one its real hand wins on (a claim that skipped a turn is not seen); in samples drawn ready
+    it is in about one case in twenty, and with ``passed`` as rarely as in the real hands, the tiles still
+    adding up."""
+    rng = random.Random(8)
+    n = real = plain = kept = 0
+    for game, view in decision_views("app", range(4)):
+        if view.phase not in ("play", "claim"):
+            continue
+        plain_game = sample_game(view, rng, ready_odds=[1.0] * 4)
+        passed = sample_game(view, rng, ready_odds=[1.0] * 4, passed=True)
+        assert tile_counts(passed) == [4] * 27
+        assert all(getattr(passed.view(view.seat), name) == getattr(view, name) for name in PUBLIC)
+        for s in range(4):
+            let = let_pass(view, s)
+            if s == view.seat or not view.active[s] or not let:
+                continue
+            n += 1
+            real += _wins_on_any(game, s, let)
+            plain += _wins_on_any(plain_game, s, let)
+            kept += _wins_on_any(passed, s, let)
+    assert n > 200
+    assert real / n < 0.01 and kept / n < 0.01 and plain / n > 0.03
+
+
+def test_let_pass_skips_the_discard_pending() -> None:
+    """In a claim, the tile pending has not been answered: it is no one's passed tile yet."""
+    for _, view in decision_views("seed", range(2)):
+        if view.phase == "claim":
+            for s in range(4):
+                if s not in (view.seat, view.turn):
+                    between = [(s + k) % 4 for k in range(1, 4)]
+                    if between.index(view.turn) < between.index(view.seat) and view.pending_tile is not None:
+                        others = {
+                            view.discards[x][-1].index
+                            for x in between[: between.index(view.seat)]
+                            if x != view.turn and view.discards[x] and view.active[x]
+                        }
+                        assert let_pass(view, s) == others

@@ -22,6 +22,9 @@ What the sample respects (the inferences a player can make from the view alone):
   discarded, each turn drawing from the unseen tiles and giving back the tile it needs least (least
   shanten). A random deal of the unseen tiles is about two steps of shanten behind the real hands of
   ``expert`` players by mid-hand; the shaped one is within half a step of them (``tests/game``);
+* what each seat let pass (``passed``): a tile discarded since its last turn that it did not win on is, for a
+  player who takes every win offered (the bots), not a tile its hand wins on now; a sampled hand that would
+  win on one is drawn again (up to :data:`PASSED_TRIES` times);
 * how likely each seat is to be ready (``ready_odds``, read from the table by the caller, e.g.
   ``agents.reader.ready_odds``): a seat drawn as ready has its hand played on (as in ``shaped``) until it is.
   A random deal of the unseen tiles is almost never ready, so play-outs from it never deal in on the first
@@ -48,7 +51,7 @@ from sichuan_mahjong.hand.analysis import shanten_keys
 from sichuan_mahjong.hand.melds import Meld, MeldKind
 from sichuan_mahjong.tiles import NUM_KINDS, POW5, Tile
 
-__all__ = ["SampleError", "reshuffled", "sample_game", "unseen_pool"]
+__all__ = ["SampleError", "let_pass", "reshuffled", "sample_game", "unseen_pool"]
 
 #: Tries at a ready hand for a seat that declared 报叫 before a sample is accepted as it is.
 READY_TRIES = 30
@@ -56,6 +59,8 @@ READY_TRIES = 30
 READY_STEPS = 40
 #: Turns a sampled hand is played on at most to make it wait on a given tile (``waits``).
 WAIT_STEPS = 40
+#: Draws of a seat's hand at most, to find one that does not win on a tile it let pass (``passed``).
+PASSED_TRIES = 8
 #: A suit counts as voided by play once this many of a seat's first eight discards were of it and its last
 #: this many discards were not.
 SHED = 2
@@ -104,6 +109,36 @@ def _draw(pool: list[int], n: int, rng: random.Random, allowed: Sequence[int] | 
     for t in out:
         pool[t] -= 1
     return out
+
+
+def let_pass(view: Observation, o: int) -> set[int]:
+    """Kinds discarded after seat o's last turn that o let pass, read from the order of turns (a claim that
+    skipped seats is not seen; the reader's approximation). The discard or added kong pending now is not
+    among them: o has not answered it yet."""
+    out: set[int] = set()
+    for k in range(1, 4):
+        x = (o + k) % 4
+        if x == view.seat:
+            break
+        if view.phase == "claim" and x == view.turn:
+            continue  # its discard is the one pending; its one before came before o's turn
+        river = view.discards[x]
+        if river and view.active[x]:
+            out.add(river[-1].index)
+    return out
+
+
+def _wins_on(tiles: list[int], melds: Sequence[Meld], void: int | None, kinds: set[int]) -> bool:
+    """Whether the hand wins on a tile of one of ``kinds``."""
+    if not kinds or not _is_ready(tiles, melds, void):
+        return False
+    for t in kinds:
+        tiles.append(t)
+        done = _shanten(tiles, melds, void) < 0
+        tiles.pop()
+        if done:
+            return True
+    return False
 
 
 def _void_free(view: Observation, s: int) -> bool:
@@ -237,6 +272,7 @@ def _sample_hidden(
     shaped: int = 0,
     ready_odds: Sequence[float] | None = None,
     waits: Sequence[Sequence[float]] | None = None,
+    passed: bool = False,
 ) -> tuple[list[list[int]], list[list[Meld]], list[int]] | None:
     """One draw of the others' concealed tiles and concealed kongs and the wall (in draw order)."""
     me = view.seat
@@ -279,18 +315,24 @@ def _sample_hidden(
             if sum(pool[t] for t in allowed) < need:  # a claimed void discard left the river: no inference
                 allowed = None
         melds = [*view.melds[s], *kongs[s]]
-        ready = ready_odds is not None and rng.random() < ready_odds[s]
-        hands[s] = fixed[s] + _draw(pool, need, rng, allowed)
-        if ready:
-            if waits is not None:
-                _wait_on(hands[s], len(fixed[s]), melds, view.voids[s], pool, allowed, waits[s], rng)
-            for _ in range(READY_STEPS):
-                if _is_ready(hands[s], melds, view.voids[s]):
-                    break
-                _shape(hands[s], len(fixed[s]), melds, view.voids[s], pool, allowed, 1, rng)
-        elif shaped:
-            steps = min(shaped, len(view.discards[s]) + 2)
-            _shape(hands[s], len(fixed[s]), melds, view.voids[s], pool, allowed, steps, rng)
+        let = let_pass(view, s) if passed and view.active[s] else set()
+        before = list(pool)
+        for attempt in range(PASSED_TRIES):
+            ready = ready_odds is not None and rng.random() < ready_odds[s]
+            hands[s] = fixed[s] + _draw(pool, need, rng, allowed)
+            if ready:
+                if waits is not None:
+                    _wait_on(hands[s], len(fixed[s]), melds, view.voids[s], pool, allowed, waits[s], rng)
+                for _ in range(READY_STEPS):
+                    if _is_ready(hands[s], melds, view.voids[s]):
+                        break
+                    _shape(hands[s], len(fixed[s]), melds, view.voids[s], pool, allowed, 1, rng)
+            elif shaped:
+                steps = min(shaped, len(view.discards[s]) + 2)
+                _shape(hands[s], len(fixed[s]), melds, view.voids[s], pool, allowed, steps, rng)
+            if attempt == PASSED_TRIES - 1 or not _wins_on(hands[s], melds, view.voids[s], let):
+                break
+            pool[:] = before  # a hand that would have won on a tile it let pass: draw it again
     if sum(pool) != view.wall_count:
         return None
     wall = [t for t in range(NUM_KINDS) for _ in range(pool[t])]
@@ -306,6 +348,7 @@ def sample_game(
     shaped: int = 0,
     ready_odds: Sequence[float] | None = None,
     waits: Sequence[Sequence[float]] | None = None,
+    passed: bool = False,
 ) -> Game:
     """A :class:`Game` at the view's decision whose hidden tiles are drawn by ``rng`` (see the module doc).
 
@@ -315,7 +358,9 @@ def sample_game(
     chance that seat s's hand is ready: a seat so drawn is played on until it is (at most
     :data:`READY_STEPS` turns); the others are shaped as ``shaped`` says. With ``waits[s][t]``, the chance
     that a ready seat s wins on tile kind t, a seat drawn ready is first made to wait on a kind drawn with
-    those odds (then played on until ready if that fails).
+    those odds (then played on until ready if that fails). With ``passed``, no other seat's hand wins on a tile
+    it let pass since its last turn (:func:`let_pass`): drawn again when it does, at most :data:`PASSED_TRIES`
+    times (the last draw is kept).
 
     Only ``play``, ``claim`` and ``rob`` views are sampled (the decisions of the hand in progress).
     """
@@ -325,7 +370,7 @@ def sample_game(
         raise SampleError(f"seat {view.seat} is not asked to act in this view")
     drawn = None
     for _ in range(READY_TRIES):
-        drawn = _sample_hidden(view, rng, implied_voids, shaped, ready_odds, waits)
+        drawn = _sample_hidden(view, rng, implied_voids, shaped, ready_odds, waits, passed)
         if drawn is None:
             raise SampleError(
                 f"the hidden tiles do not add up: wall {view.wall_count}, concealed {view.concealed_counts}"
