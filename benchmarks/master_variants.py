@@ -17,6 +17,10 @@ two differ only where the variant searches differently, so the interval is narro
   prices them (``consistent=4``, :mod:`sichuan_mahjong.agents.likely`).
 * ``m_clip6``: the gate's t on paired differences clipped to +-6 (``clip=6``): a big hand in one play-out no
   longer swamps the standard error of a dozen; ``m_clip3``: the same at +-3.
+* ``m_pass``: no other seat's sampled hand wins on a tile it let pass since its last turn (``passed=True``;
+  the bots take every win offered).
+* ``m_plans``: plans switched to where their bot plays otherwise, each judged by play-outs in which this seat
+  keeps to it (``plans=("fold", "speed")``); ``m_fold``, ``m_careful``: one plan each.
 * ``m_24``: 24 play-outs a candidate (twice the default; in time with the compiled build, ``make compiled``).
 """
 
@@ -58,5 +62,9 @@ register("m_disc")(_variant(scope="discards"))
 register("m_24")(_variant(samples=24))
 register("m_wide12")(_variant(_Wide))
 register("m_cons4")(_variant(consistent=4))
+register("m_pass")(_variant(passed=True))
+register("m_plans")(_variant(plans=("fold", "speed")))
+register("m_fold")(_variant(plans=("fold",)))
+register("m_careful")(_variant(plans=("careful",)))
 register("m_clip6")(_variant(clip=6.0))
 register("m_clip3")(_variant(clip=3.0))

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
+from typing import Any
 
 import pytest
 
 import sichuan_mahjong as sm
 from sichuan_mahjong.agents import make_agent
 from sichuan_mahjong.agents.expert import ExpertAgent
-from sichuan_mahjong.agents.master import MasterAgent, _gains
-from sichuan_mahjong.game.actions import Action
+from sichuan_mahjong.agents.hand import read_view
+from sichuan_mahjong.agents.master import PLAN_DANGER, MasterAgent, _gains, play_on
+from sichuan_mahjong.game.actions import Action, ActionKind
 from sichuan_mahjong.game.sample import sample_game
 from sichuan_mahjong.game.state import Game
 from sichuan_mahjong.game.view import Observation
@@ -36,6 +39,23 @@ def searched_views(preset: str, seeds: range, limit: int) -> list[Observation]:
     return out
 
 
+def play_views(preset: str, seeds: range) -> list[Observation]:
+    """Views of every discard decision with a choice in expert-played hands."""
+    out: list[Observation] = []
+    for seed in seeds:
+        game = Game(sm.Rules.preset(preset), seed=seed)
+        bots = [make_agent("expert", seed=s) for s in range(4)]
+        while not game.is_over:
+            answers = {}
+            for s, legal in game.to_act().items():
+                view = game.view(s)
+                answers[s] = bots[s].act(view, legal)
+                if view.phase == "play" and answers[s].kind is ActionKind.DISCARD and len(legal) > 1:
+                    out.append(view)
+            game.step(answers)
+    return out
+
+
 def test_registered_and_answers_legally() -> None:
     bots = [make_agent("master", seed=1)] + [make_agent("expert", seed=s) for s in range(3)]
     game = Game(sm.Rules.preset("app"), seed=4)
@@ -52,9 +72,16 @@ def test_registered_and_answers_legally() -> None:
 
 
 @pytest.mark.parametrize(
-    ("preset", "waits", "consistent"), [("seed", False, 1), ("app", False, 1), ("app", True, 1), ("app", False, 3)]
+    ("preset", "options"),
+    [
+        ("seed", {}),
+        ("app", {}),
+        ("app", {"waits": True}),
+        ("app", {"consistent": 3}),
+        ("seed", {"passed": True, "plans": ("fold", "speed")}),
+    ],
 )
-def test_hidden_tiles_do_not_change_the_choice(preset: str, waits: bool, consistent: int) -> None:
+def test_hidden_tiles_do_not_change_the_choice(preset: str, options: dict[str, Any]) -> None:
     """Two positions that differ only in tiles the seat cannot see give it the same view and the same answer."""
     views = searched_views(preset, range(6), 6)
     assert len(views) >= 4
@@ -66,7 +93,7 @@ def test_hidden_tiles_do_not_change_the_choice(preset: str, waits: bool, consist
         differ += [a._counts[s] for s in others] != [b._counts[s] for s in others]
         va, vb = a.view(view.seat), b.view(view.seat)
         assert va == vb
-        one, two = (MasterAgent(seed=9, samples=4, waits=waits, scope="all", consistent=consistent) for _ in range(2))
+        one, two = (MasterAgent(seed=9, samples=4, scope="all", **options) for _ in range(2))
         assert one.act(va, va.legal) is two.act(vb, vb.legal)
         assert one.searched == two.searched == 1
     assert differ == len(views)
@@ -101,6 +128,34 @@ def test_think_ms_cuts_the_search_short() -> None:
         MasterAgent(clip=0)
     with pytest.raises(ValueError, match="consistent must be at least 1, got 0"):
         MasterAgent(consistent=0)
+    with pytest.raises(ValueError, match="unknown plan 'bluff'; plans: careful, fold, speed"):
+        MasterAgent(plans=("fold", "bluff"))
+
+
+def test_plans_are_candidates_where_in_point_and_kept_to_in_their_play_outs() -> None:
+    """A plan's differing discard is a candidate only where the expert's looks dangerous (a safe plan) or leaves
+    the hand near ready (``speed``); its play-outs keep this seat on the plan's bot, and only this seat."""
+    bot = MasterAgent(seed=1, samples=2, plans=("fold", "speed"))
+    seen = {"fold": 0, "speed": 0}
+    asked: list[int] = []
+
+    class Spy(ExpertAgent):
+        def act(self, view: Observation, legal: Sequence[Action]) -> Action:
+            asked.append(view.seat)
+            return super().act(view, legal)
+
+    for view in play_views("seed", range(6)):
+        choice = ExpertAgent(0).act(view, view.legal)
+        for action, plan in bot._plan_candidates(view, view.legal, choice, False):
+            assert plan is not None and action in view.legal and action != choice
+            seen[plan] += 1
+            if plan == "fold":
+                assert bot._read(view, read_view(view)).danger[choice.tile_index] >= PLAN_DANGER
+                before = len(asked)
+                play_on(sample_game(view, random.Random(seen[plan])), view.seat, action, 5, "expert", Spy)
+                assert set(asked[before:]) <= {view.seat}
+    assert seen["fold"] > 3 and seen["speed"] > 3
+    assert len(asked) > seen["fold"]
 
 
 @pytest.mark.parametrize(("scope", "kinds"), [("claims", {"pass", "pung", "kong"}), ("discards", {"discard"})])
@@ -132,9 +187,9 @@ def test_undecided_challengers_are_sampled_further() -> None:
     calls = [0]
 
     class Counting(MasterAgent):
-        def _play_out(self, view: Observation, action: Action, seed: int) -> float:
+        def _play_out(self, view: Observation, action: Action, plan: str | None, seed: int) -> float:
             calls[0] += 1
-            return super()._play_out(view, action, seed)
+            return super()._play_out(view, action, plan, seed)
 
     extra: list[int] = []
     for v in views:

@@ -25,7 +25,13 @@ it matters and the expert's own prices are close, the master plays the hand out 
   the t is that of the differences clipped to +-clip points, so that one big hand does not swamp it): search
   corrects the expert where the play-outs clearly disagree, and noise never overrules it. With ``max_samples``
   above ``samples``, an undecided best challenger (a gain between 0.5 and :data:`Z` standard errors) and the
-  expert's choice are sampled further, ``samples`` at a time, up to ``max_samples``.
+  expert's choice are sampled further, ``samples`` at a time, up to ``max_samples``;
+* **plans** (``plans``, :data:`PLANS`; none by default): at a discard where a plan's bot would play otherwise
+  (a safe plan where the expert's discard looks dangerous, ``speed`` where it leaves the hand near ready),
+  that answer is a candidate too, and its play-outs keep this seat on the plan's bot to the end of the hand:
+  a safe discard is judged with the hand going on safely, not by an expert who throws the next danger at once.
+  With ``passed``, the samples also respect what the others let pass (no hand wins on a tile it let go by
+  since its last turn; :func:`~sichuan_mahjong.game.sample.let_pass`).
 
 The first master (plain samples: ``read=False, shaped=0, implied_voids=False, policy="mixed"``, 6 play-outs)
 gained +0.06 a hand over three experts (4,000 hands a rule set, intervals across zero); this one, +0.17 (app
@@ -43,9 +49,9 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
-from sichuan_mahjong.agents.base import register
+from sichuan_mahjong.agents.base import Agent, register
 from sichuan_mahjong.agents.efficient import EfficientAgent, _centrality, kind_of
 from sichuan_mahjong.agents.expert import ExpertAgent
 from sichuan_mahjong.agents.hand import HandState, read_view
@@ -56,7 +62,7 @@ from sichuan_mahjong.game.sample import SampleError, sample_game
 from sichuan_mahjong.game.state import Game
 from sichuan_mahjong.game.view import Observation
 
-__all__ = ["POLICIES", "SCOPES", "MasterAgent", "play_on"]
+__all__ = ["PLANS", "POLICIES", "SCOPES", "MasterAgent", "play_on"]
 
 #: Play-outs per candidate at a searched decision.
 SAMPLES = 12
@@ -92,6 +98,8 @@ class MasterAgent(ExpertAgent):
         waits: bool = False,
         consistent: int = 1,
         clip: float | None = None,
+        passed: bool = False,
+        plans: Sequence[str] = (),
     ) -> None:
         super().__init__(seed)
         if samples < 2:
@@ -102,6 +110,9 @@ class MasterAgent(ExpertAgent):
             raise ValueError(f"consistent must be at least 1, got {consistent}")
         if policy not in _POLICIES:
             raise ValueError(f"unknown play-out policy {policy!r}; policies: {', '.join(_POLICIES)}")
+        unknown = [p for p in plans if p not in PLANS]
+        if unknown:
+            raise ValueError(f"unknown plan {unknown[0]!r}; plans: {', '.join(PLANS)}")
         if scope not in SCOPES:
             raise ValueError(f"unknown search scope {scope!r}; scopes: {', '.join(SCOPES)}")
         self.samples = samples
@@ -115,6 +126,9 @@ class MasterAgent(ExpertAgent):
         self.waits = waits
         self.consistent = consistent
         self.clip = clip
+        self.passed = passed
+        self.plans = tuple(plans)
+        self._plan_bots = {p: PLANS[p](0) for p in self.plans}
         self._odds: list[float] | None = None  # the read odds of the decision being searched
         self._waits: list[list[float]] | None = None
         self.max_samples = samples if max_samples is None else max(samples, max_samples)
@@ -125,7 +139,9 @@ class MasterAgent(ExpertAgent):
         choice = super().act(view, legal)
         if len(legal) == 1 or view.phase not in ("play", "claim"):
             return choice
-        candidates = self._candidates(view, legal, choice)
+        candidates: list[tuple[Action, str | None]] = [(a, None) for a in self._candidates(view, legal, choice)]
+        if self.plans and view.phase == "play" and choice.kind is ActionKind.DISCARD:
+            candidates += self._plan_candidates(view, legal, choice, not candidates)
         if len(candidates) < 2:
             return choice
         return self._search(view, candidates, choice)
@@ -159,13 +175,30 @@ class MasterAgent(ExpertAgent):
             out += [Action.discard(t) for v, t in scored[:TOP] if v >= best - MARGIN]
         return list(dict.fromkeys(out))
 
+    def _plan_candidates(
+        self, view: Observation, legal: Sequence[Action], choice: Action, alone: bool
+    ) -> list[tuple[Action, str | None]]:
+        """The plans' answers that differ from the expert's discard, where the plan is in point: a safe plan
+        when that discard looks dangerous (:data:`PLAN_DANGER`), ``speed`` when it leaves the hand near ready."""
+        h = read_view(view)
+        danger = self._read(view, h).danger[choice.tile_index]
+        h.remove(choice.tile_index)
+        near = h.shanten() <= NEAR
+        out: list[tuple[Action, str | None]] = []
+        for p in self.plans:
+            if (danger >= PLAN_DANGER) if p != "speed" else near:
+                a = self._plan_bots[p].act(view, legal)
+                if a != choice:
+                    out.append((a, p))
+        return [(choice, None), *out] if alone and out else out
+
     # ------------------------------------------------------------------------------------------ search
-    def _search(self, view: Observation, candidates: list[Action], choice: Action) -> Action:
+    def _search(self, view: Observation, candidates: list[tuple[Action, str | None]], choice: Action) -> Action:
         start = time.perf_counter()
         budget = None if self.think_ms is None else self.think_ms / 1000.0
         self._odds = ready_odds(view) if self.read else None
         self._waits = wait_odds(view, read_view(view).unseen) if self.read and self.waits else None
-        c = candidates.index(choice)
+        c = candidates.index((choice, None))
         values: list[list[float]] = [[] for _ in candidates]
         live = list(range(len(candidates)))  # the candidates sampled (the expert's choice always)
         while True:
@@ -176,7 +209,7 @@ class MasterAgent(ExpertAgent):
             out_of_time = False
             for seed in seeds:
                 try:
-                    row = [(i, self._play_out(view, candidates[i], seed)) for i in live]
+                    row = [(i, self._play_out(view, *candidates[i], seed)) for i in live]
                 except SampleError:
                     return choice
                 for i, v in row:
@@ -200,7 +233,7 @@ class MasterAgent(ExpertAgent):
         if best == c:
             return choice
         self.overruled += 1
-        return candidates[best]
+        return candidates[best][0]
 
     def _seed(self, view: Observation) -> int:
         """A sample's seed: with ``consistent`` above 1, one of that many drawn by how well each sample explains
@@ -218,11 +251,14 @@ class MasterAgent(ExpertAgent):
             shaped=self.shaped,
             ready_odds=self._odds,
             waits=self._waits,
+            passed=self.passed,
         )
 
-    def _play_out(self, view: Observation, action: Action, seed: int) -> float:
-        """This seat's points from now to the end of the hand, after ``action``, on the sample drawn by ``seed``."""
-        return play_on(self._sample(view, seed), view.seat, action, seed, self.policy)
+    def _play_out(self, view: Observation, action: Action, plan: str | None, seed: int) -> float:
+        """This seat's points from now to the end of the hand, after ``action`` (then playing by ``plan``'s bot,
+        or the policy's), on the sample drawn by ``seed``."""
+        own = None if plan is None else PLANS[plan]
+        return play_on(self._sample(view, seed), view.seat, action, seed, self.policy, own)
 
 
 def _gains(
@@ -249,11 +285,14 @@ def _gains(
     return out
 
 
-def play_on(game: Game, me: int, action: Action, seed: int, policy: str = "mixed") -> float:
+def play_on(
+    game: Game, me: int, action: Action, seed: int, policy: str = "mixed", own: Callable[[int], Agent] | None = None
+) -> float:
     """Seat ``me``'s points from now to the end of ``game`` (played on in place): it answers ``action`` now,
-    then every seat is played by the ``policy``'s bots (:data:`POLICIES`), seeded from ``seed``."""
-    own, others = _POLICIES[policy]
-    bots = [(own if s == me else others)(seed + s) for s in range(4)]
+    then every seat is played by the ``policy``'s bots (:data:`POLICIES`), seeded from ``seed``; ``own``, when
+    given, makes this seat's bot instead."""
+    mine, others = _POLICIES[policy]
+    bots: list[Agent] = [((own or mine) if s == me else others)(seed + s) for s in range(4)]
     before = game.deltas[me]
     answers = {o: bots[o].act(game.view(o), legal) for o, legal in game.to_act().items() if o != me}
     answers[me] = action
@@ -295,3 +334,18 @@ POLICIES = tuple(_POLICIES)
 #: in one's own turn), or ``auto`` (the default): all under a 封顶 cap (app rules), discards only without one
 #: (seed rules: there searching claims gained nothing and cost time; ``docs/bots.md``).
 SCOPES = ("auto", "all", "claims", "discards")
+#: Danger weights of the ``careful`` and ``fold`` plans (the expert's is ``DANGER_SCALE``, 0.05).
+CAREFUL = 0.6
+#: The safe plans are tried only where the expert's discard is this dangerous (``TableRead.danger``: about the
+#: top twelfth of discards in expert games).
+PLAN_DANGER = 0.2
+FOLD = 20.0
+#: Plans the master may switch to (``plans``): at a turn where a plan's bot would play otherwise than the
+#: expert, its answer is a candidate whose play-outs keep this seat on that bot to the end of the hand, so a
+#: plan is judged by its own continuation (a safe discard by a hand that goes on folding, a fast one by a hand
+#: that goes on racing), and the next turn is decided afresh.
+PLANS: dict[str, Callable[[int], Agent]] = {
+    "careful": lambda seed: ExpertAgent(seed, danger_scale=CAREFUL),
+    "fold": lambda seed: ExpertAgent(seed, danger_scale=FOLD),
+    "speed": EfficientAgent,
+}
