@@ -336,10 +336,10 @@ POLICIES = tuple(_POLICIES)
 SCOPES = ("auto", "all", "claims", "discards")
 #: Danger weights of the ``careful`` and ``fold`` plans (the expert's is ``DANGER_SCALE``, 0.05).
 CAREFUL = 0.6
+FOLD = 20.0
 #: The safe plans are tried only where the expert's discard is this dangerous (``TableRead.danger``: about the
 #: top twelfth of discards in expert games).
 PLAN_DANGER = 0.2
-FOLD = 20.0
 #: Plans the master may switch to (``plans``): at a turn where a plan's bot would play otherwise than the
 #: expert, its answer is a candidate whose play-outs keep this seat on that bot to the end of the hand, so a
 #: plan is judged by its own continuation (a safe discard by a hand that goes on folding, a fast one by a hand
