@@ -34,8 +34,8 @@ it matters and the expert's own prices are close, the master plays the hand out 
   since its last turn; :func:`~sichuan_mahjong.game.sample.let_pass`).
 
 The first master (plain samples: ``read=False, shaped=0, implied_voids=False, policy="mixed"``, 6 play-outs)
-gained +0.06 a hand over three experts (4,000 hands a rule set, intervals across zero); this one, +0.17 (app
-rules, 10,500 hands) and +0.11 (seed rules, 6,500, claims left to the expert), both intervals above zero;
+gained +0.06 a hand over three experts (4,000 hands a rule set, intervals across zero); this one, +0.18 (app
+rules, 13,500 hands) and +0.11 (seed rules, 7,500, claims left to the expert), both intervals above zero;
 ``docs/bots.md`` has the measurements.
 
 ``samples`` (play-outs per candidate) and ``think_ms`` (a time budget per decision that stops sampling early)
