@@ -12,6 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from playwright.sync_api import Page, ViewportSize
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 TIMEOUT_MS = 20_000  # for any one thing to show on a loaded machine
 LAPTOP: ViewportSize = {"width": 1366, "height": 768}
@@ -79,13 +80,11 @@ def step(page: Page) -> str | None:
         page.click("[data-act=exchange]:not([disabled])")
         return "exchange"
     if page.locator(".act.void-btn.suggested").count():
-        page.click(".act.void-btn.suggested")
-        return "void"
+        return "void" if _tap(page, ".act.void-btn.suggested") else None
     for action in PREFERRED:
-        button = page.locator(f'[data-act=send][data-action="{action}"]')
-        if button.count():
-            button.first.click()
-            return action
+        button = f'[data-act=send][data-action="{action}"]'
+        if page.locator(button).count():
+            return action if _tap(page, button) else None
     legal = page.locator(".seat-bottom .tile.mine.legal")
     if legal.count():
         tile = legal.last
@@ -94,6 +93,17 @@ def step(page: Page) -> str | None:
         page.click("[data-act=discard]:not([disabled])")
         return f"discard {name}"
     return None
+
+
+def _tap(page: Page, selector: str) -> bool:
+    """Tap the first element ``selector`` finds; False when it went away first. The page redraws a moment after
+    an answer is sent (on the next message, or 0.1 s after a tap's release), so a button seen just after one's own
+    answer may be gone by the time it is tapped: nothing is asked then, and the caller looks again."""
+    try:
+        page.locator(selector).first.click(timeout=2000)
+    except PlaywrightTimeoutError:
+        return False
+    return True
 
 
 def play_until(page: Page, done: Callable[[], bool], limit: float = 60.0) -> list[str]:
