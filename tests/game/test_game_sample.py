@@ -296,16 +296,16 @@ def test_the_tiles_a_seat_let_pass_are_not_its_wins() -> None:
 
 
 def test_let_pass_skips_the_discard_pending() -> None:
-    """In a claim, the tile pending has not been answered: it is no one's passed tile yet."""
-    for _, view in decision_views("seed", range(2)):
-        if view.phase == "claim":
-            for s in range(4):
-                if s not in (view.seat, view.turn):
-                    between = [(s + k) % 4 for k in range(1, 4)]
-                    if between.index(view.turn) < between.index(view.seat) and view.pending_tile is not None:
-                        others = {
-                            view.discards[x][-1].index
-                            for x in between[: between.index(view.seat)]
-                            if x != view.turn and view.discards[x] and view.active[x]
-                        }
-                        assert let_pass(view, s) == others
+    """In a claim, the tile pending has not been answered yet: a seat whose real hand wins on it (it is about to)
+    does not count it among the tiles it let pass."""
+    cases = 0
+    for game, view in decision_views("app", range(12)):
+        if view.phase != "claim" or view.pending_tile is None:
+            continue
+        t = view.pending_tile.index
+        for s in range(4):
+            if s not in (view.seat, view.turn) and view.active[s] and game._wins_with(s, t):
+                cases += 1
+                others = {view.discards[x][-1].index for x in range(4) if x not in (s, view.turn) and view.discards[x]}
+                assert t not in let_pass(view, s) or t in others
+    assert cases > 0
