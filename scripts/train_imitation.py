@@ -29,8 +29,8 @@ import numpy.typing as npt
 
 import sichuan_mahjong as sm
 from sichuan_mahjong.agents import make_agent
-from sichuan_mahjong.agents.features import NUM_PLANES, PLANES, encode
-from sichuan_mahjong.agents.learned import HIDDEN, WIDTH
+from sichuan_mahjong.agents.features import NUM_PLANES, encode
+from sichuan_mahjong.agents.learned import HIDDEN, PENDING, WIDTH
 from sichuan_mahjong.game.actions import NUM_ACTIONS
 
 OUT = Path(__file__).resolve().parents[1] / "src" / "sichuan_mahjong" / "agents" / "learned_weights.npz"
@@ -108,7 +108,6 @@ def train(data: Rows, epochs: int, minutes: float, seed: int) -> dict[str, npt.N
             "g2": nn.Linear(HIDDEN, NUM_ACTIONS - 81),
         }
     )
-    pending = next(p.start for p in PLANES if p.name == "pending")
 
     def forward(batch: Any) -> Any:  # as agents/learned.py's policy_logits, for a batch
         b = batch.shape[0]
@@ -119,7 +118,7 @@ def train(data: Rows, epochs: int, minutes: float, seed: int) -> dict[str, npt.N
         f = torch.relu(net["c3"](f)) + f
         kinds = f.view(b, 3, WIDTH, 9).permute(0, 1, 3, 2).reshape(b, 27, WIDTH)
         per_kind = net["kind"](kinds).permute(0, 2, 1).reshape(b, 81)
-        claimed = (planes[:, pending, :].unsqueeze(2) * kinds).sum(1)
+        claimed = (planes[:, PENDING, :].unsqueeze(2) * kinds).sum(1)
         pooled = torch.cat([kinds.mean(1), kinds.max(1).values, claimed], dim=1)
         return torch.cat([per_kind, net["g2"](torch.relu(net["g1"](pooled)))], dim=1)
 

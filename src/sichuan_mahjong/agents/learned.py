@@ -28,7 +28,7 @@ from sichuan_mahjong.agents.features import NUM_PLANES, PLANES, encode
 from sichuan_mahjong.game.actions import Action
 from sichuan_mahjong.game.view import Observation
 
-__all__ = ["HIDDEN", "WEIGHTS", "WIDTH", "LearnedAgent", "policy_logits"]
+__all__ = ["HIDDEN", "PENDING", "WEIGHTS", "WIDTH", "LearnedAgent", "policy_logits"]
 
 #: Channels of the convolutions over a suit's kinds.
 WIDTH = 64
@@ -38,7 +38,8 @@ HIDDEN = 256
 WEIGHTS = Path(__file__).with_name("learned_weights.npz")
 
 Array = npt.NDArray[np.float32]
-_PENDING = next(p.start for p in PLANES if p.name == "pending")
+#: The plane row of the tile being claimed (its features are pooled for the claim actions).
+PENDING = next(p.start for p in PLANES if p.name == "pending")
 
 
 @cache
@@ -69,7 +70,7 @@ def policy_logits(view: Observation) -> Array:
     h = np.maximum(_conv(h, w["c3_weight"], w["c3_bias"]), 0.0) + h
     kinds = h.transpose(0, 2, 1).reshape(27, -1)  # kind s * 9 + r: suit s, rank r
     per_kind = (np.einsum("kc,jc->jk", kinds, w["kind_weight"]) + w["kind_bias"][:, None]).reshape(81)
-    pooled = np.concatenate([kinds.mean(0), kinds.max(0), np.einsum("k,kc->c", planes[_PENDING], kinds)])
+    pooled = np.concatenate([kinds.mean(0), kinds.max(0), np.einsum("k,kc->c", planes[PENDING], kinds)])
     hidden = np.maximum(np.einsum("hc,c->h", w["g1_weight"], pooled) + w["g1_bias"], 0.0)
     rest = np.einsum("oh,h->o", w["g2_weight"], hidden) + w["g2_bias"]
     out: Array = np.concatenate([per_kind, rest])
