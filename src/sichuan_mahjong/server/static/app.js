@@ -81,10 +81,10 @@ app.addEventListener(
   },
   true,
 );
-document.addEventListener("click", () => {
-  const id = press;
-  setTimeout(() => release(id), 0);
-});
+// The click reaches the document after the table's own handler (on #app) has run: the redraw that handler asked
+// for goes on now, in the same task, so an answer shows as sent the moment it is tapped (not a task later, while
+// the old marks and buttons still invite a second tap).
+document.addEventListener("click", () => release(press));
 for (const type of ["pointerup", "pointercancel"]) {
   document.addEventListener(type, () => {
     const id = press; // no click may follow (a press that slid off): the redraw goes on a little later
