@@ -25,10 +25,10 @@ from fit_win_model import fit_logistic
 
 import sichuan_mahjong as sm
 from sichuan_mahjong.agents import make_agent
-from sichuan_mahjong.agents.expert import passed_since_draw
 from sichuan_mahjong.agents.hand import read_view
 from sichuan_mahjong.agents.reader import live_features, ready_features, sure_void, wait_features
 from sichuan_mahjong.game.actions import ActionKind
+from sichuan_mahjong.game.view import let_pass
 from sichuan_mahjong.tiles import NUM_KINDS, Tile
 
 OUT = Path(__file__).resolve().parents[1] / "src" / "sichuan_mahjong" / "agents" / "reader_model.py"
@@ -65,7 +65,7 @@ def play(task: tuple[str, int, int]) -> Rows:
                     if not ready:
                         continue
                     void = sure_void(view, o)
-                    passed = passed_since_draw(view, o)
+                    passed = let_pass(view, o, pending=True)
                     lock = game._lock[o]
                     for t in range(NUM_KINDS):
                         if t // 9 == void:

@@ -9,9 +9,9 @@ import pytest
 
 import sichuan_mahjong as sm
 from sichuan_mahjong.agents import make_agent
-from sichuan_mahjong.game.sample import SHED, SampleError, _implied_void, let_pass, sample_game, unseen_pool
+from sichuan_mahjong.game.sample import SHED, SampleError, _implied_void, sample_game, unseen_pool
 from sichuan_mahjong.game.state import Game
-from sichuan_mahjong.game.view import Observation
+from sichuan_mahjong.game.view import Observation, let_pass
 from sichuan_mahjong.hand.analysis import shanten_keys
 from sichuan_mahjong.tiles import POW5
 
@@ -295,6 +295,17 @@ def test_the_tiles_a_seat_let_pass_are_not_its_wins() -> None:
     assert real / n < 0.01 and kept / n < 0.01 and plain / n > 0.03
 
 
+def test_the_seat_on_turn_has_let_nothing_pass() -> None:
+    """过水 ends with one's own turn: the seat that just discarded (the claim) or is adding a kong (the rob) holds a
+    hand changed since anything it let go by, and may win on any of it again."""
+    cases = 0
+    for _game, view in decision_views("seed", range(6)):
+        if view.phase in ("claim", "rob") and view.seat != view.turn:
+            cases += 1
+            assert let_pass(view, view.turn) == set() == let_pass(view, view.turn, pending=True)
+    assert cases > 0
+
+
 def test_let_pass_skips_the_discard_pending() -> None:
     """In a claim, the tile pending has not been answered yet: a seat whose real hand wins on it (it is about to)
     does not count it among the tiles it let pass."""
@@ -308,4 +319,6 @@ def test_let_pass_skips_the_discard_pending() -> None:
                 cases += 1
                 others = {view.discards[x][-1].index for x in range(4) if x not in (s, view.turn) and view.discards[x]}
                 assert t not in let_pass(view, s) or t in others
+                # a price of what follows the viewer's own answer to it (the expert's) counts it as let pass
+                assert t in let_pass(view, s, pending=True)
     assert cases > 0

@@ -49,7 +49,7 @@ from sichuan_mahjong.agents.base import mypyc_attr, register
 from sichuan_mahjong.agents.efficient import EfficientAgent, kind_of
 from sichuan_mahjong.agents.hand import HandState, read_view
 from sichuan_mahjong.game.actions import Action, ActionKind
-from sichuan_mahjong.game.view import Observation
+from sichuan_mahjong.game.view import Observation, let_pass
 from sichuan_mahjong.hand import tables
 from sichuan_mahjong.hand.melds import Meld, MeldKind
 from sichuan_mahjong.scoring import NotWinningError, score_hand
@@ -60,7 +60,6 @@ __all__ = [
     "TableRead",
     "feared_loss",
     "p_win",
-    "passed_since_draw",
     "plan_value",
     "shed_first",
     "void_of",
@@ -134,7 +133,7 @@ class TableRead:
             meld_suits = {m.tile_index // 9 for m in melds}
             void, sure = void_of(view.voids[o], meld_suits, river)
             loss = feared_loss(view, o)
-            passed = passed_since_draw(view, o)
+            passed = let_pass(view, o, pending=True)
             for t in range(NUM_KINDS):
                 factor = (0.0 if sure else 0.2) if t // 9 == void else 1.0
                 if t in passed:
@@ -184,21 +183,6 @@ def feared_loss(view: Observation, o: int) -> float:
     suits = {m.tile_index // 9 for m in melds}
     fan = 1.0 + (2.0 if view.ready[o] else 0.0) + (1.5 if len(suits) == 1 and len(melds) >= 2 else 0.0)
     return float(2.0**fan)
-
-
-def passed_since_draw(view: Observation, o: int) -> set[int]:
-    """Tiles discarded after o's last turn that o let pass: 过水不胡 keeps him from winning on them."""
-    out: set[int] = set()
-    k = 1
-    while True:
-        x = (o + k) % 4
-        if x == view.seat or k > 3:
-            break
-        river = view.discards[x]
-        if river and view.active[x]:
-            out.add(river[-1].index)
-        k += 1
-    return out
 
 
 def _wait_values(h: HandState, melds: Sequence[Meld], rules: object, declared: bool) -> list[tuple[int, int, int]]:

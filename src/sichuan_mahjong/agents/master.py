@@ -31,7 +31,7 @@ it matters and the expert's own prices are close, the master plays the hand out 
   that answer is a candidate too, and its play-outs keep this seat on the plan's bot to the end of the hand:
   a safe discard is judged with the hand going on safely, not by an expert who throws the next danger at once.
   With ``passed``, the samples also respect what the others let pass (no hand wins on a tile it let go by
-  since its last turn; :func:`~sichuan_mahjong.game.sample.let_pass`).
+  since its last turn; :func:`~sichuan_mahjong.game.view.let_pass`).
 
 The first master (plain samples: ``read=False, shaped=0, implied_voids=False, policy="mixed"``, 6 play-outs)
 gained +0.06 a hand over three experts (4,000 hands a rule set, intervals across zero); this one, +0.18 (app

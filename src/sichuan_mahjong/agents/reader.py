@@ -24,10 +24,10 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from sichuan_mahjong.agents.expert import TableRead, feared_loss, passed_since_draw, shed_first, void_of
+from sichuan_mahjong.agents.expert import TableRead, feared_loss, shed_first, void_of
 from sichuan_mahjong.agents.hand import HandState
 from sichuan_mahjong.agents.reader_model import LIVE, READY, WAIT
-from sichuan_mahjong.game.view import Observation
+from sichuan_mahjong.game.view import Observation, let_pass
 from sichuan_mahjong.hand.melds import MeldKind
 
 __all__ = [
@@ -222,7 +222,7 @@ def wait_odds(view: Observation, unseen: Sequence[int]) -> list[list[float]]:
         if o == view.seat or not view.active[o]:
             continue
         void = sure_void(view, o)
-        passed = passed_since_draw(view, o)
+        passed = let_pass(view, o, pending=True)
         for t in range(len(unseen)):
             if t // 9 != void:
                 z = sum(w * x for w, x in zip(wait_w, wait_features(view, unseen, o, t, t in passed), strict=True))

@@ -46,12 +46,12 @@ from sichuan_mahjong.game.actions import ActionKind
 from sichuan_mahjong.game.deal import Deal
 from sichuan_mahjong.game.settlement import Ledger
 from sichuan_mahjong.game.state import Game
-from sichuan_mahjong.game.view import Observation
+from sichuan_mahjong.game.view import Observation, let_pass
 from sichuan_mahjong.hand.analysis import shanten_keys
 from sichuan_mahjong.hand.melds import Meld, MeldKind
 from sichuan_mahjong.tiles import NUM_KINDS, POW5, Tile
 
-__all__ = ["SampleError", "let_pass", "reshuffled", "sample_game", "unseen_pool"]
+__all__ = ["SampleError", "reshuffled", "sample_game", "unseen_pool"]
 
 #: Tries at a ready hand for a seat that declared 报叫 before a sample is accepted as it is.
 READY_TRIES = 30
@@ -108,23 +108,6 @@ def _draw(pool: list[int], n: int, rng: random.Random, allowed: Sequence[int] | 
     out = rng.sample(bag, n)
     for t in out:
         pool[t] -= 1
-    return out
-
-
-def let_pass(view: Observation, o: int) -> set[int]:
-    """Kinds discarded after seat o's last turn that o let pass, read from the order of turns (a claim that
-    skipped seats is not seen; the reader's approximation). The discard or added kong pending now is not
-    among them: o has not answered it yet."""
-    out: set[int] = set()
-    for k in range(1, 4):
-        x = (o + k) % 4
-        if x == view.seat:
-            break
-        if view.phase == "claim" and x == view.turn:
-            continue  # its discard is the one pending; its one before came before o's turn
-        river = view.discards[x]
-        if river and view.active[x]:
-            out.add(river[-1].index)
     return out
 
 

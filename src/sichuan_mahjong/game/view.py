@@ -16,7 +16,7 @@ from sichuan_mahjong.hand.melds import Meld, MeldKind
 from sichuan_mahjong.rules import Rules
 from sichuan_mahjong.tiles import Tile
 
-__all__ = ["PHASES", "Observation", "WinView", "filter_event", "public_event", "public_view"]
+__all__ = ["PHASES", "Observation", "WinView", "filter_event", "let_pass", "public_event", "public_view"]
 
 #: The phases of a hand, in order (docs/engine.md): 换三张, 定缺, 报叫 of the non-dealers, play, then over.
 #: ``claim`` is the moment after a discard, ``rob`` the moment after an added kong (抢杠).
@@ -80,6 +80,32 @@ class Observation(NamedTuple):
 
 
 _PRIVATE_TILE_EVENTS = frozenset({"draw", "concealed_kong"})
+
+
+def let_pass(view: Observation, o: int, *, pending: bool = False) -> set[int]:
+    """Kinds discarded after seat o's last turn that o let pass (过水不胡 keeps him from winning on them), read
+    from the order of turns: the last discard of each seat after o up to the one on turn now (a claim that
+    skipped seats is not seen); nothing for the seat on turn, whose hand has changed since. The discard pending
+    now (the claim phase) counts only with ``pending``: o has not answered it yet, which is what a picture of now
+    needs; a price of what follows one's own answer to it counts it.
+
+    >>> from sichuan_mahjong import Game, Rules
+    >>> let_pass(Game(Rules.preset("seed"), seed=1).view(0), 1)
+    set()
+    """
+    out: set[int] = set()
+    if o == view.turn:
+        return out  # on turn now: its hand has changed since anything it let pass (过水 ends with one's turn)
+    for k in range(1, 4):
+        x = (o + k) % 4
+        if x == view.turn:  # on turn now: its last discard is the pending one (claim), else from before o's turn
+            if pending and view.phase == "claim" and view.discards[x]:
+                out.add(view.discards[x][-1].index)
+            break
+        river = view.discards[x]
+        if river and view.active[x]:
+            out.add(river[-1].index)
+    return out
 
 
 def filter_event(event: Event, seat: int) -> Event | None:
