@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 import sichuan_mahjong as sm
+from played import decision_views
 from sichuan_mahjong.agents import make_agent
 from sichuan_mahjong.agents.expert import ExpertAgent
 from sichuan_mahjong.agents.hand import read_view
@@ -35,23 +36,6 @@ def searched_views(preset: str, seeds: range, limit: int) -> list[Observation]:
                     if len(probe._candidates(view, legal, choice)) > 1:
                         out.append(view)
                 answers[s] = bots[s].act(view, legal)
-            game.step(answers)
-    return out
-
-
-def play_views(preset: str, seeds: range) -> list[Observation]:
-    """Views of every discard decision with a choice in expert-played hands."""
-    out: list[Observation] = []
-    for seed in seeds:
-        game = Game(sm.Rules.preset(preset), seed=seed)
-        bots = [make_agent("expert", seed=s) for s in range(4)]
-        while not game.is_over:
-            answers = {}
-            for s, legal in game.to_act().items():
-                view = game.view(s)
-                answers[s] = bots[s].act(view, legal)
-                if view.phase == "play" and answers[s].kind is ActionKind.DISCARD and len(legal) > 1:
-                    out.append(view)
             game.step(answers)
     return out
 
@@ -144,8 +128,10 @@ def test_plans_are_candidates_where_in_point_and_kept_to_in_their_play_outs() ->
             asked.append(view.seat)
             return super().act(view, legal)
 
-    for view in play_views("seed", range(6)):
+    for _game, view in decision_views("seed", range(6)):
         choice = ExpertAgent(0).act(view, view.legal)
+        if view.phase != "play" or choice.kind is not ActionKind.DISCARD:
+            continue
         for action, plan in bot._plan_candidates(view, view.legal, choice, False):
             assert plan is not None and action in view.legal and action != choice
             seen[plan] += 1

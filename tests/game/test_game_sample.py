@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 
 import pytest
 
 import sichuan_mahjong as sm
+from played import decision_views
 from sichuan_mahjong.agents import make_agent
 from sichuan_mahjong.game.sample import SHED, SampleError, _implied_void, sample_game, unseen_pool
 from sichuan_mahjong.game.state import Game
-from sichuan_mahjong.game.view import Observation, let_pass
+from sichuan_mahjong.game.view import let_pass
 from sichuan_mahjong.hand.analysis import shanten_keys
 from sichuan_mahjong.tiles import POW5
 
@@ -37,22 +37,6 @@ PUBLIC = (
     "legal",
     "pass_lock",
 )
-
-
-def decision_views(preset: str, seeds: range) -> Iterator[tuple[Game, Observation]]:
-    """(game, view) at every play / claim / rob decision of expert bots playing seeded hands."""
-    rules = sm.Rules.preset(preset)
-    for seed in seeds:
-        game = Game(rules, seed=seed)
-        bots = [make_agent("expert", seed=seed * 4 + s) for s in range(4)]
-        while not game.is_over:
-            answers = {}
-            for s, legal in game.to_act().items():
-                view = game.view(s)
-                if view.phase in ("play", "claim", "rob"):
-                    yield game, view
-                answers[s] = bots[s].act(view, legal)
-            game.step(answers)
 
 
 def tile_counts(game: Game) -> list[int]:
