@@ -96,9 +96,9 @@ def step(page: Page) -> str | None:
 
 
 def _tap(page: Page, selector: str) -> bool:
-    """Tap the first element ``selector`` finds; False when it went away first. The page redraws a moment after
-    an answer is sent (on the next message, or 0.1 s after a tap's release), so a button seen just after one's own
-    answer may be gone by the time it is tapped: nothing is asked then, and the caller looks again."""
+    """Tap the first element ``selector`` finds; False when it went away first. The page redraws when the next
+    message comes (a view after others' answers), so a button seen a moment before may be gone by the time it is
+    tapped: nothing is asked then, and the caller looks again."""
     try:
         page.locator(selector).first.click(timeout=2000)
     except PlaywrightTimeoutError:
