@@ -14,7 +14,9 @@ from sichuan_mahjong.agents import make_agent
 from sichuan_mahjong.agents.expert import ExpertAgent
 from sichuan_mahjong.agents.hand import read_view
 from sichuan_mahjong.agents.master import PLAN_DANGER, MasterAgent, _gains, play_on
+from sichuan_mahjong.agents.value import state_value
 from sichuan_mahjong.game.actions import Action, ActionKind
+from sichuan_mahjong.game.position import position
 from sichuan_mahjong.game.sample import sample_game
 from sichuan_mahjong.game.state import Game
 from sichuan_mahjong.game.view import Observation
@@ -63,6 +65,7 @@ def test_registered_and_answers_legally() -> None:
         ("app", {"waits": True}),
         ("app", {"consistent": 3}),
         ("seed", {"passed": True, "plans": ("fold", "speed")}),
+        ("app", {"value_depth": 2}),
     ],
 )
 def test_hidden_tiles_do_not_change_the_choice(preset: str, options: dict[str, Any]) -> None:
@@ -199,3 +202,23 @@ def test_clip_keeps_one_big_hand_from_swamping_the_gate() -> None:
     assert i == 1 and mean == pytest.approx(51 / 12) and 1.2 < t < MasterAgent().z
     [(_, clipped_mean, clipped_t)] = _gains(values, 0, [0, 1], clip=6.0)
     assert clipped_mean == mean and clipped_t > 3.0
+
+
+def test_value_depth_cuts_the_play_out_and_the_value_stands_for_the_rest() -> None:
+    """With ``value_depth=d`` a play-out stops at the (d+1)-th draw after the decision (this seat in the hand)
+    and adds the learned value of that position; deep enough, it is the whole play-out."""
+    view = searched_views("app", range(6), 1)[0]
+    action = view.legal[0]
+    whole = sample_game(view, random.Random(5))
+    full = play_on(whole, view.seat, action, 3, "expert")
+    assert whole.is_over
+    assert play_on(sample_game(view, random.Random(5)), view.seat, action, 3, "expert", value_depth=500) == full
+    cut = sample_game(view, random.Random(5))
+    before = cut.deltas[view.seat]
+    value = play_on(cut, view.seat, action, 3, "expert", value_depth=1)
+    pos = position(cut)
+    assert not cut.is_over and pos is not None and pos.active[view.seat]
+    assert value == float(cut.deltas[view.seat] - before) + state_value(pos, view.seat, cut.rules)
+    assert sum(e.type == "draw" for e in cut.events) == 2
+    with pytest.raises(ValueError, match="value_depth"):
+        MasterAgent(value_depth=-1)

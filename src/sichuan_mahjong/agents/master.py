@@ -57,7 +57,9 @@ from sichuan_mahjong.agents.expert import ExpertAgent
 from sichuan_mahjong.agents.hand import HandState, read_view
 from sichuan_mahjong.agents.likely import discard_likelihood
 from sichuan_mahjong.agents.reader import ready_odds, wait_odds
+from sichuan_mahjong.agents.value import state_value
 from sichuan_mahjong.game.actions import Action, ActionKind
+from sichuan_mahjong.game.position import position
 from sichuan_mahjong.game.sample import SampleError, sample_game
 from sichuan_mahjong.game.state import Game
 from sichuan_mahjong.game.view import Observation
@@ -100,8 +102,11 @@ class MasterAgent(ExpertAgent):
         clip: float | None = None,
         passed: bool = False,
         plans: Sequence[str] = (),
+        value_depth: int | None = None,
     ) -> None:
         super().__init__(seed)
+        if value_depth is not None and value_depth < 0:
+            raise ValueError(f"value_depth must be at least 0, got {value_depth}")
         if samples < 2:
             raise ValueError(f"samples must be at least 2, got {samples}")
         if clip is not None and clip <= 0:
@@ -128,6 +133,7 @@ class MasterAgent(ExpertAgent):
         self.clip = clip
         self.passed = passed
         self.plans = tuple(plans)
+        self.value_depth = value_depth
         self._plan_bots = {p: PLANS[p](0) for p in self.plans}
         self._odds: list[float] | None = None  # the read odds of the decision being searched
         self._waits: list[list[float]] | None = None
@@ -258,7 +264,7 @@ class MasterAgent(ExpertAgent):
         """This seat's points from now to the end of the hand, after ``action`` (then playing by ``plan``'s bot,
         or the policy's), on the sample drawn by ``seed``."""
         own = None if plan is None else PLANS[plan]
-        return play_on(self._sample(view, seed), view.seat, action, seed, self.policy, own)
+        return play_on(self._sample(view, seed), view.seat, action, seed, self.policy, own, self.value_depth)
 
 
 def _gains(
@@ -286,18 +292,34 @@ def _gains(
 
 
 def play_on(
-    game: Game, me: int, action: Action, seed: int, policy: str = "mixed", own: Callable[[int], Agent] | None = None
+    game: Game,
+    me: int,
+    action: Action,
+    seed: int,
+    policy: str = "mixed",
+    own: Callable[[int], Agent] | None = None,
+    value_depth: int | None = None,
 ) -> float:
     """Seat ``me``'s points from now to the end of ``game`` (played on in place): it answers ``action`` now,
     then every seat is played by the ``policy``'s bots (:data:`POLICIES`), seeded from ``seed``; ``own``, when
-    given, makes this seat's bot instead."""
+    given, makes this seat's bot instead. With ``value_depth``, the play-out stops at the draw that many draws
+    after the first one while this seat is in the hand, and the learned value of that position
+    (:func:`~sichuan_mahjong.agents.value.state_value`: it reads the whole of ``game``, so only ever a sample)
+    stands for the rest."""
     mine, others = _POLICIES[policy]
     bots: list[Agent] = [((own or mine) if s == me else others)(seed + s) for s in range(4)]
     before = game.deltas[me]
     answers = {o: bots[o].act(game.view(o), legal) for o, legal in game.to_act().items() if o != me}
     answers[me] = action
     game.step(answers)
+    draws = 0
     while not game.is_over:
+        if value_depth is not None:
+            pos = position(game)
+            if pos is not None and pos.active[me]:
+                if draws >= value_depth:
+                    return float(game.deltas[me] - before) + state_value(pos, me, game.rules)
+                draws += 1
         game.step({o: bots[o].act(game.view(o), legal) for o, legal in game.to_act().items()})
     return float(game.deltas[me] - before)
 
