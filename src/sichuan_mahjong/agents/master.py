@@ -35,7 +35,7 @@ it matters and the expert's own prices are close, the master plays the hand out 
 * **a learned value** (``value_depth``; none by default): each play-out stops that many draws after the
   decision and :func:`~sichuan_mahjong.agents.value.state_value` of the sample's position stands for the rest
   of the hand. Most of a play-out's noise is the luck of the draws to come, which the value averages away (the
-  paired differences vary a tenth as much at 4 draws); what it costs is the value's own bias.
+  paired differences vary an eighth as much at 4 draws); what it costs is the value's own bias.
 
 The first master (plain samples: ``read=False, shaped=0, implied_voids=False, policy="mixed"``, 6 play-outs)
 gained +0.06 a hand over three experts (4,000 hands a rule set, intervals across zero); this one, +0.18 (app

@@ -34,7 +34,7 @@ from sichuan_mahjong.game.position import Position
 from sichuan_mahjong.rules import Rules
 from sichuan_mahjong.tiles import NUM_KINDS
 
-__all__ = ["HIDDEN", "NUM_FEATURES", "WEIGHTS", "features", "model_for", "state_value"]
+__all__ = ["HIDDEN", "MODELS", "NUM_FEATURES", "SEAT_FEATURES", "WEIGHTS", "features", "model_for", "state_value"]
 
 #: Features per seat, and in all (four seats and three of the table).
 SEAT_FEATURES = 14
