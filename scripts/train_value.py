@@ -17,6 +17,7 @@ fits and reports without writing the weights.
 from __future__ import annotations
 
 import argparse
+import importlib
 import random
 import sys
 import time
@@ -79,8 +80,7 @@ def collect(preset: str, hands: int, seed: int, jobs: int) -> Rows:
 
 
 def fit(rows: Rows, epochs: int, deadline: float) -> dict[str, npt.NDArray[np.float32]]:
-    import torch
-
+    torch: Any = importlib.import_module("torch")  # the ``train`` extra, not a dependency of the package
     torch.manual_seed(0)
     torch.set_num_threads(1)
     x, y, hands = rows
