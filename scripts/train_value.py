@@ -30,7 +30,7 @@ import numpy.typing as npt
 
 import sichuan_mahjong as sm
 from sichuan_mahjong.agents import make_agent
-from sichuan_mahjong.agents.value import HIDDEN, NUM_FEATURES, WEIGHTS
+from sichuan_mahjong.agents.value import HIDDEN, NUM_FEATURES, WEIGHTS, features
 from sichuan_mahjong.game.position import position
 
 #: The rule preset each network is fitted on.
@@ -40,8 +40,6 @@ Rows = tuple[npt.NDArray[np.float32], npt.NDArray[np.float32], npt.NDArray[np.in
 
 def play(task: tuple[str, int, int]) -> Rows:
     """(features, points to the end of the hand / base, hand) of the positions kept in hands start..stop-1."""
-    from sichuan_mahjong.agents.value import features
-
     preset, start, stop = task
     rules = sm.Rules.preset(preset)
     xs: list[list[float]] = []
