@@ -22,6 +22,9 @@ two differ only where the variant searches differently, so the interval is narro
 * ``m_plans``: plans switched to where their bot plays otherwise, each judged by play-outs in which this seat
   keeps to it (``plans=("fold", "speed")``); ``m_fold``, ``m_careful``: one plan each.
 * ``m_24``: 24 play-outs a candidate (twice the default; in time with the compiled build, ``make compiled``).
+* ``m_claim24``: claims (pass / pung / kong on a discard) searched under every rule set (``scope="all"``), with
+  24 play-outs a candidate (``claim_samples=24``), 12 elsewhere: where ``search_gain.py`` finds the search
+  informative and short of play-outs.
 * ``m_v8``, ``m_v4``: 24 play-outs a candidate, each cut 8 (4) draws after the decision and valued there by the
   learned value (``value_depth``, :mod:`sichuan_mahjong.agents.value`).
 """
@@ -70,5 +73,6 @@ register("m_fold")(_variant(plans=("fold",)))
 register("m_careful")(_variant(plans=("careful",)))
 register("m_clip6")(_variant(clip=6.0))
 register("m_clip3")(_variant(clip=3.0))
+register("m_claim24")(_variant(scope="all", claim_samples=24))
 register("m_v8")(_variant(samples=24, value_depth=8))
 register("m_v4")(_variant(samples=24, value_depth=4))

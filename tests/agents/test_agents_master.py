@@ -194,6 +194,26 @@ def test_undecided_challengers_are_sampled_further() -> None:
     assert max(extra) > 0
 
 
+def test_claim_samples_play_claims_out_more_often_and_nothing_else() -> None:
+    """claim_samples: that many play-outs a candidate at a claim; a discard keeps ``samples``."""
+    views = searched_views("app", range(8), 30)
+    assert {v.phase for v in views} == {"play", "claim"}
+    calls = [0]
+
+    class Counting(MasterAgent):
+        def _play_out(self, view: Observation, action: Action, plan: str | None, seed: int) -> float:
+            calls[0] += 1
+            return super()._play_out(view, action, plan, seed)
+
+    for v in views:
+        n = len(MasterAgent(seed=3)._candidates(v, v.legal, ExpertAgent(seed=3).act(v, v.legal)))
+        calls[0] = 0
+        Counting(seed=3, samples=2, claim_samples=5).act(v, v.legal)
+        assert calls[0] == (5 if v.phase == "claim" else 2) * n
+    with pytest.raises(ValueError, match="claim_samples must be at least 2"):
+        MasterAgent(claim_samples=1)
+
+
 def test_clip_keeps_one_big_hand_from_swamping_the_gate() -> None:
     """A challenger a point better in eleven play-outs and 40 better in one: the plain t (about 1.3) stays under
     the gate, the t of differences clipped to 6 (about 3.4) clears it; the gain reported is the plain mean."""

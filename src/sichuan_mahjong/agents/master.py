@@ -107,12 +107,15 @@ class MasterAgent(ExpertAgent):
         passed: bool = False,
         plans: Sequence[str] = (),
         value_depth: int | None = None,
+        claim_samples: int | None = None,
     ) -> None:
         super().__init__(seed)
         if value_depth is not None and value_depth < 0:
             raise ValueError(f"value_depth must be at least 0, got {value_depth}")
         if samples < 2:
             raise ValueError(f"samples must be at least 2, got {samples}")
+        if claim_samples is not None and claim_samples < 2:
+            raise ValueError(f"claim_samples must be at least 2, got {claim_samples}")
         if clip is not None and clip <= 0:
             raise ValueError(f"clip must be above 0, got {clip}")
         if consistent < 1:
@@ -142,6 +145,7 @@ class MasterAgent(ExpertAgent):
         self._odds: list[float] | None = None  # the read odds of the decision being searched
         self._waits: list[list[float]] | None = None
         self.max_samples = samples if max_samples is None else max(samples, max_samples)
+        self.claim_samples = claim_samples
         self.searched = 0  # decisions searched, and of those, overruled (for the benchmarks)
         self.overruled = 0
 
@@ -208,12 +212,15 @@ class MasterAgent(ExpertAgent):
         budget = None if self.think_ms is None else self.think_ms / 1000.0
         self._odds = ready_odds(view) if self.read else None
         self._waits = wait_odds(view, read_view(view).unseen) if self.read and self.waits else None
+        samples, max_samples = self.samples, self.max_samples
+        if view.phase == "claim" and self.claim_samples is not None:
+            samples, max_samples = self.claim_samples, max(max_samples, self.claim_samples)
         c = candidates.index((choice, None))
         values: list[list[float]] = [[] for _ in candidates]
         live = list(range(len(candidates)))  # the candidates sampled (the expert's choice always)
         while True:
             try:
-                seeds = [self._seed(view) for _ in range(self.samples)]
+                seeds = [self._seed(view) for _ in range(samples)]
             except SampleError:
                 return choice
             out_of_time = False
@@ -227,7 +234,7 @@ class MasterAgent(ExpertAgent):
                 if budget is not None and time.perf_counter() - start > budget and len(values[c]) >= 2:
                     out_of_time = True
                     break
-            if out_of_time or len(values[c]) >= self.max_samples:
+            if out_of_time or len(values[c]) >= max_samples:
                 break
             # Undecided: the best challenger by mean gains, but not clearly. Sample it and the expert's choice more.
             gains = _gains(values, c, live, self.clip)
