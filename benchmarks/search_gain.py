@@ -1,21 +1,25 @@
-"""What the master's search gains, decision by decision, measured by the oracle: a screen far less noisy than a
-strength run.
+"""What the master's search gains, decision by decision, measured against the oracle (docs/bots.md).
 
-Run: ``PYTHONPATH=build/compiled .venv/bin/python benchmarks/search_gain.py collect --rules app --hands 100
---out app.jsonl`` then ``.venv/bin/python benchmarks/search_gain.py gates app.jsonl``.
+Run: ``PYTHONPATH=build/compiled .venv/bin/python benchmarks/search_gain.py collect --rules app --hands 200
+--samples 24 --out app.jsonl`` (about 10 s a hand on one core), then ``.venv/bin/python
+benchmarks/search_gain.py gates app.jsonl``.
 
 ``collect``: four experts play seeded hands. At every decision of every seat that the master would search (its
-own candidates, ``MasterAgent._candidates``), each candidate is played out twice over, as in
-``decision_regret.py``: ``--samples`` times on the master's own samples of the hidden tiles (what it decides by)
-and ``--oracle`` times from the real position with only the wall reshuffled (what the choice is worth: the truth
-up to the luck of the draws to come, the experts playing on). One JSON line per decision.
+own candidates, ``MasterAgent._candidates``; ``--scope`` as the master's), each candidate is played out twice
+over, as in ``decision_regret.py``: ``--samples`` times on the master's own samples of the hidden tiles (what it
+decides by) and ``--oracle`` times from the real position with only the wall reshuffled (what the choice is
+worth: the truth up to the luck of the draws to come, the experts playing on); of each play-out, apart, what a
+discard paid at once when it dealt in. One JSON line per decision.
 
-``gates``: for each gate rule (the master's: a challenger replaces the expert's choice when its mean gain on the
-search samples exceeds ``z`` standard errors and ``min_gain`` points), the oracle's gain of the choices it makes
-over the expert's, summed per seat and hand: the master's gain from one deviation at a time, each seat in turn
-played by the master on the experts' hands. Its noise is only that of the decisions the gate overrules, each
-measured by ``--oracle`` play-outs, so a few hundred hands screen a gate that a strength run needs thousands of
-hands to. Halves of the hands (``--split``) fit a rule on one half and measure it on the other.
+``gates``: the oracle's gain over the expert's choices of a gate (the master's: a challenger replaces the
+expert's choice when its mean gain on the search's samples is at least ``MIN_GAIN`` and ``z`` standard errors),
+per seat and hand, counting each seat's first deviation in a hand: a bot that deviates once a hand, each seat in
+turn played so on the experts' hands. Printed: the master's gate at several ``z``; by kind of decision; with more
+play-outs where the records have them (``--samples`` takes the first n); with the samples' immediate deal-in
+replaced by the reader's feared loss; and gates fitted on half the hands (a ``z`` per kind, a ridge regression of
+the oracle's gain on what the search says), measured on the other half, each paired with the master's gate on the
+same records. The gains are what a single deviation is worth on the expert's path: an upper bound to confirm on
+duplicate deals (``strength.py``), not a substitute (docs/bots.md).
 """
 
 from __future__ import annotations
@@ -92,6 +96,7 @@ def play_split(game: Game, me: int, action: Action, seed: int) -> tuple[float, f
 
 def collect(rules: sm.Rules, hands: int, seed: int, samples: int, oracle: int, out: Any, scope: str = "auto") -> None:
     rng = random.Random(seed)
+    shown = -1
     for n, game, seat, view, legal, choice in decisions(rules, hands, seed):
         if view.phase not in ("play", "claim"):
             continue
@@ -120,13 +125,14 @@ def collect(rules: sm.Rules, hands: int, seed: int, samples: int, oracle: int, o
             "oracle": [[v for v, _ in xs] for xs in truth],
             "search_at_once": [[v for _, v in xs] for xs in search],
             "oracle_at_once": [[v for _, v in xs] for xs in truth],
-            # the reader's odds that each candidate's discard deals in, and the expert's feared loss from it
-            "p_in": [0.0 if t is None else sum(p for _, p in risk[t]) for t in discards],
+            # the reader's P(each candidate's discard deals in) x the expert's feared loss from it
             "danger": [0.0 if t is None else sum(p * feared_loss(view, o) for o, p in risk[t]) for t in discards],
         }
         out.write(json.dumps(record) + "\n")
         out.flush()
-        print(f"\rhand {n + 1}/{hands}", end="", file=sys.stderr, flush=True)
+        if n != shown:
+            shown = n
+            print(f"\rhand {n + 1}/{hands}", end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
 
 

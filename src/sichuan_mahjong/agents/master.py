@@ -25,7 +25,9 @@ it matters and the expert's own prices are close, the master plays the hand out 
   the t is that of the differences clipped to +-clip points, so that one big hand does not swamp it): search
   corrects the expert where the play-outs clearly disagree, and noise never overrules it. With ``max_samples``
   above ``samples``, an undecided best challenger (a gain between 0.5 and :data:`Z` standard errors) and the
-  expert's choice are sampled further, ``samples`` at a time, up to ``max_samples``;
+  expert's choice are sampled further, ``samples`` at a time, up to ``max_samples``; with ``claim_samples``, a
+  claim's candidates are played out that many times instead (none by default: on seed rules' duplicate deals
+  it was level with the master, though ``benchmarks/search_gain.py`` finds claims short of play-outs);
 * **plans** (``plans``, :data:`PLANS`; none by default): at a discard where a plan's bot would play otherwise
   (a safe plan where the expert's discard looks dangerous, ``speed`` where it leaves the hand near ready),
   that answer is a candidate too, and its play-outs keep this seat on the plan's bot to the end of the hand:
@@ -39,7 +41,7 @@ it matters and the expert's own prices are close, the master plays the hand out 
 
 The first master (plain samples: ``read=False, shaped=0, implied_voids=False, policy="mixed"``, 6 play-outs)
 gained +0.06 a hand over three experts (4,000 hands a rule set, intervals across zero); this one, +0.18 (app
-rules, 15,500 hands) and +0.12 (seed rules, 9,000, claims left to the expert), both intervals above zero;
+rules, 15,500 hands) and +0.10 (seed rules, 12,200, claims left to the expert), both intervals above zero;
 ``docs/bots.md`` has the measurements.
 
 ``samples`` (play-outs per candidate) and ``think_ms`` (a time budget per decision that stops sampling early)
