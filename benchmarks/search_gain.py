@@ -234,6 +234,10 @@ def gates(path: str, hands: int | None, samples: int | None) -> None:
         cells = [_mean(seat_hand_gains(records, seat_hands, gate_rule(z, kinds=[kd]))) for z in ZS]
         best = seat_hand_gains(records, seat_hands, _oracle_rule(kd))
         print(f"  {kd:10} " + " ".join(f"{c:+.3f}" for c in cells) + f"   oracle {_mean(best):+.3f}")
+    print("by kind, how well the search's mean difference of each challenger follows the oracle's: correlation,")
+    print("and each one's split-half reliability (Spearman-Brown, the whole of its play-outs)")
+    for kd in sorted(counts):
+        print(f"  {kd:10} " + agreement([r for r in records if r["kind"] == kd]))
     # Fitted on one half of the hands, measured on the other (both ways): honest figures for a fitted gate.
     halves = [[r for r in records if r["hand"] % 2 == p] for p in (0, 1)]
     fitted: list[Rule] = []
@@ -274,6 +278,36 @@ def with_reader_danger(record: Record, scale: float) -> Record:
         for xs, ys, d in zip(record["search"], record["search_at_once"], record["danger"], strict=True)
     ]
     return {**record, "search": search}
+
+
+def agreement(records: list[Record]) -> str:
+    """corr(search, oracle) of the challengers' mean differences over the expert's choice, and the split-half
+    reliability of each (the first half of its play-outs against the second, stepped up to the whole)."""
+
+    def diff(xs: list[list[float]], i: int, part: slice = slice(None)) -> float:
+        return _mean(xs[i][part]) - _mean(xs[0][part])
+
+    rows = []
+    for r in records:
+        s, o = r["search"], r["oracle"]
+        hs, ho = len(s[0]) // 2, len(o[0]) // 2
+        for i in range(1, len(s)):
+            halves = (slice(None, hs), slice(hs, None), slice(None, ho), slice(ho, None))
+            rows.append((diff(s, i), diff(o, i), *(diff(xs, i, h) for xs, h in zip((s, s, o, o), halves, strict=True))))
+    if len(rows) < 3:
+        return "too few"
+    x = np.array(rows)
+
+    def corr(a: int, b: int) -> float:
+        return float(np.corrcoef(x[:, a], x[:, b])[0, 1])
+
+    def whole(half: float) -> float:
+        return 2 * half / (1 + half)
+
+    return (
+        f"corr {corr(0, 1):.2f}  reliability search {whole(corr(2, 3)):.2f} / oracle {whole(corr(4, 5)):.2f}  "
+        f"({len(rows)} challengers)"
+    )
 
 
 def _oracle_rule(kind: str) -> Rule:
