@@ -219,7 +219,7 @@ def gates(path: str, hands: int | None, samples: int | None) -> None:
     k = len(records[0]["search"][0])
     print(
         f"{path}: {len(records)} decisions searched in {n} hands, {k} search play-outs a candidate (per seat and "
-        "hand: " + ", ".join(f"{k} {c / seat_hands:.2f}" for k, c in sorted(counts.items())) + ")"
+        "hand: " + ", ".join(f"{kd} {c / seat_hands:.2f}" for kd, c in sorted(counts.items())) + ")"
     )
     master = seat_hand_gains(records, seat_hands, gate_rule())
     print("the oracle's gain per seat and hand over the expert [95% CI], first deviation (every deviation)")
