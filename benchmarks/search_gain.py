@@ -31,9 +31,11 @@ import random
 import sys
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from statistics import fmean
 from typing import Any
 
 import numpy as np
+from decision_regret import chosen_on_half, expert_hands, interval
 
 import sichuan_mahjong as sm
 from sichuan_mahjong.agents.expert import ExpertAgent, feared_loss
@@ -64,10 +66,9 @@ def kind(view: Observation, candidates: Sequence[Action]) -> str:
 def decisions(
     rules: sm.Rules, hands: int, seed: int
 ) -> Iterator[tuple[int, Game, int, Observation, list[Action], Action]]:
-    """(hand, game, seat, view, legal, the expert's choice) at every decision with alternatives, every seat."""
-    for n in range(hands):
-        game = Game(rules, seed=seed * 100_003 + n)
-        bots = [ExpertAgent(7 * n + s) for s in range(4)]
+    """(hand, game, seat, view, legal, the expert's choice) at every decision with alternatives, every seat, in
+    ``decision_regret.py``'s hands."""
+    for n, game, bots, _ in expert_hands(rules, hands, seed):
         while not game.is_over:
             asked = game.to_act()
             answers = {s: bots[s].act(game.view(s), legal) for s, legal in asked.items()}
@@ -136,10 +137,6 @@ def collect(rules: sm.Rules, hands: int, seed: int, samples: int, oracle: int, o
     print(file=sys.stderr)
 
 
-def _mean(xs: Sequence[float]) -> float:
-    return sum(xs) / len(xs)
-
-
 def gated(search: list[list[float]], z: float = Z) -> int:
     """The master's rule (``MasterAgent._search``): the challenger with the best mean gain over candidate 0 among
     those at least ``MIN_GAIN`` and ``z`` standard errors above it; 0 when none."""
@@ -183,16 +180,14 @@ def seat_hand_gains(records: list[Record], seat_hands: int, rule: Rule, first: b
             continue
         i = rule(r)
         if i:
-            sums[key] += _mean(r["oracle"][i]) - _mean(r["oracle"][0])
+            sums[key] += fmean(r["oracle"][i]) - fmean(r["oracle"][0])
             if first:
                 done.add(key)
     return sums
 
 
 def _ci(xs: Sequence[float]) -> str:
-    m = _mean(xs)
-    h = t_quantile_975(len(xs) - 1) * math.sqrt(sum((x - m) ** 2 for x in xs) / (len(xs) - 1) / len(xs))
-    return f"{m:+.3f} [{m - h:+.3f}, {m + h:+.3f}]"
+    return interval(xs, t_quantile_975(len(xs) - 1))
 
 
 def _paired(a: list[float], b: list[float]) -> str:
@@ -227,13 +222,13 @@ def gates(path: str, hands: int | None, samples: int | None) -> None:
         once = seat_hand_gains(records, seat_hands, gate_rule(z))
         every = seat_hand_gains(records, seat_hands, gate_rule(z), first=False)
         tag = " (the master's)" if z == Z else ""
-        print(f"  z {z:.1f}{tag}: {_ci(once)} ({_mean(every):+.3f})")
+        print(f"  z {z:.1f}{tag}: {_ci(once)} ({fmean(every):+.3f})")
     print("by kind, the gate at z " + " / ".join(f"{z}" for z in ZS) + "; the oracle's best (chosen on half its")
     print("play-outs, measured on the other); first deviations")
     for kd in sorted(counts):
-        cells = [_mean(seat_hand_gains(records, seat_hands, gate_rule(z, kinds=[kd]))) for z in ZS]
+        cells = [fmean(seat_hand_gains(records, seat_hands, gate_rule(z, kinds=[kd]))) for z in ZS]
         best = seat_hand_gains(records, seat_hands, _oracle_rule(kd))
-        print(f"  {kd:10} " + " ".join(f"{c:+.3f}" for c in cells) + f"   oracle {_mean(best):+.3f}")
+        print(f"  {kd:10} " + " ".join(f"{c:+.3f}" for c in cells) + f"   oracle {fmean(best):+.3f}")
     print("by kind, how well the search's mean difference of each challenger follows the oracle's: correlation,")
     print("and each one's split-half reliability (Spearman-Brown, the whole of its play-outs)")
     for kd in sorted(counts):
@@ -285,7 +280,7 @@ def agreement(records: list[Record]) -> str:
     reliability of each (the first half of its play-outs against the second, stepped up to the whole)."""
 
     def diff(xs: list[list[float]], i: int, part: slice = slice(None)) -> float:
-        return _mean(xs[i][part]) - _mean(xs[0][part])
+        return fmean(xs[i][part]) - fmean(xs[0][part])
 
     rows = []
     for r in records:
@@ -311,14 +306,7 @@ def agreement(records: list[Record]) -> str:
 
 
 def _oracle_rule(kind: str) -> Rule:
-    def rule(r: Record) -> int:
-        if r["kind"] != kind:
-            return 0
-        o = r["oracle"]
-        half = len(o[0]) // 2
-        return max(range(len(o)), key=lambda i: (_mean(o[i][:half]) - _mean(o[0][:half]), i == 0))
-
-    return rule
+    return lambda r: chosen_on_half(r["oracle"]) if r["kind"] == kind else 0
 
 
 def _features(record: Record, i: int) -> list[float]:
@@ -326,10 +314,10 @@ def _features(record: Record, i: int) -> list[float]:
     base = record["search"][0]
     diffs = [x - y for x, y in zip(record["search"][i], base, strict=True)]
     n = len(diffs)
-    m = _mean(diffs)
+    m = fmean(diffs)
     se = math.sqrt(sum((d - m) ** 2 for d in diffs) / (n - 1) / n)
     t = m / se if se > 0 else (3.0 if m > 0 else 0.0)
-    clipped = _mean([max(-6.0, min(6.0, d)) for d in diffs])
+    clipped = fmean([max(-6.0, min(6.0, d)) for d in diffs])
     up = sum(1 for d in diffs if d > 0) / n - sum(1 for d in diffs if d < 0) / n
     return [1.0, m, max(-4.0, min(4.0, t)), clipped, up, record["wall"] / 50.0]
 
@@ -343,10 +331,10 @@ def learned(fit: list[Record]) -> Rule:
         xs, ys = [], []
         for r in fit:
             if r["kind"] == kd:
-                o0 = _mean(r["oracle"][0])
+                o0 = fmean(r["oracle"][0])
                 for i in range(1, len(r["search"])):
                     xs.append(_features(r, i))
-                    ys.append(_mean(r["oracle"][i]) - o0)
+                    ys.append(fmean(r["oracle"][i]) - o0)
         x, y = np.array(xs), np.array(ys)
         ridge = np.eye(x.shape[1])
         ridge[0, 0] = 0.0
