@@ -27,6 +27,9 @@ two differ only where the variant searches differently, so the interval is narro
   informative and short of play-outs.
 * ``m_v8``, ``m_v4``: 24 play-outs a candidate, each cut 8 (4) draws after the decision and valued there by the
   learned value (``value_depth``, :mod:`sichuan_mahjong.agents.value`).
+* ``m_streams``: every seat of a play-out draws from a stream of its own (``streams=True``,
+  :func:`~sichuan_mahjong.game.sample.seat_streams`): candidates' play-outs that part ways keep their draws.
+* ``m_streams_all``: the same, claims searched under every rule set (``scope="all"``).
 """
 
 from __future__ import annotations
@@ -76,3 +79,5 @@ register("m_clip3")(_variant(clip=3.0))
 register("m_claim24")(_variant(scope="all", claim_samples=24))
 register("m_v8")(_variant(samples=24, value_depth=8))
 register("m_v4")(_variant(samples=24, value_depth=4))
+register("m_streams")(_variant(streams=True))
+register("m_streams_all")(_variant(streams=True, scope="all"))

@@ -1,6 +1,7 @@
 """Where a play-out's noise comes from, and how much of it the learned value takes away.
 
-Run: ``.venv/bin/python benchmarks/playout_noise.py [--rules app] [--hands 40] [--samples 24] [--seed 7]``.
+Run: ``.venv/bin/python benchmarks/playout_noise.py [--rules app] [--hands 40] [--samples 24] [--seed 7]
+[--depths 0 2 4 8]``.
 Four ``expert`` bots play seeded hands; at each discard one seat's master searches (the seat rotates with the
 hand), every candidate is played out on ``samples`` samples, and the paired difference of each challenger with
 the expert's choice is taken per sample, as the master's gate takes it (``agents/master.py``). Printed per
@@ -9,6 +10,8 @@ mean of the first half of a decision's samples agrees with the mean of whole pla
 correlation over challengers; whole play-outs against themselves give the reliability of a half):
 
 * ``whole``: the master's play-outs, from its samples to the end of the hand;
+* ``streams``: the same samples, each seat drawing from a stream of its own
+  (:func:`~sichuan_mahjong.game.sample.seat_streams`, ``MasterAgent(streams=True)``);
 * ``wall only``: from the real position (every hand as it is) with only the wall reshuffled
   (:func:`~sichuan_mahjong.game.sample.reshuffled`, analysis only): the noise left when the hidden hands are
   known, the luck of the draws alone;
@@ -23,6 +26,7 @@ import copy
 import random
 import statistics
 import sys
+from collections.abc import Sequence
 
 from decision_regret import expert_hands
 
@@ -30,28 +34,32 @@ import sichuan_mahjong as sm
 from sichuan_mahjong.agents.master import MasterAgent, play_on
 from sichuan_mahjong.agents.reader import ready_odds
 from sichuan_mahjong.game.actions import Action, ActionKind
-from sichuan_mahjong.game.sample import SampleError, reshuffled
+from sichuan_mahjong.game.sample import SampleError, reshuffled, seat_streams
 from sichuan_mahjong.game.state import Game
 from sichuan_mahjong.game.view import Observation
 
 DEPTHS = (0, 2, 4, 8)
-KINDS = ("whole", "wall only", *(f"value at {d}" for d in DEPTHS))
+
+
+def kinds(depths: Sequence[int]) -> list[str]:
+    return ["whole", "streams", "wall only", *(f"value at {d}" for d in depths)]
 
 
 def playouts(
-    master: MasterAgent, game: Game, view: Observation, cands: list[Action], samples: int
+    master: MasterAgent, game: Game, view: Observation, cands: list[Action], samples: int, depths: Sequence[int]
 ) -> dict[str, list[list[float]]]:
     """Per kind of play-out, per sample, each candidate's value (nothing when a sample cannot be drawn)."""
     master._odds = ready_odds(view)
-    rows: dict[str, list[list[float]]] = {k: [] for k in KINDS}
+    rows: dict[str, list[list[float]]] = {k: [] for k in kinds(depths)}
     me = view.seat
     try:
         for _ in range(samples):
             s = master.rng.getrandbits(48)
             truth = reshuffled(game, random.Random(s))
             rows["whole"].append([play_on(master._sample(view, s), me, a, s, "expert") for a in cands])
+            rows["streams"].append([play_on(seat_streams(master._sample(view, s)), me, a, s, "expert") for a in cands])
             rows["wall only"].append([play_on(copy.deepcopy(truth), me, a, s, "expert") for a in cands])
-            for d in DEPTHS:
+            for d in depths:
                 cut = [play_on(master._sample(view, s), me, a, s, "expert", None, d) for a in cands]
                 rows[f"value at {d}"].append(cut)
     except SampleError:
@@ -65,8 +73,10 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=40)
     parser.add_argument("--samples", type=int, default=24, help="an even number")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--depths", type=int, nargs="*", default=DEPTHS, help="the value's cuts (none: no value)")
     args = parser.parse_args()
-    diffs: dict[str, list[list[float]]] = {k: [] for k in KINDS}  # per challenger, its per-sample differences
+    # Per kind, per challenger, its per-sample differences.
+    diffs: dict[str, list[list[float]]] = {k: [] for k in kinds(args.depths)}
     master = MasterAgent(0)
     decisions = 0
     for n, game, bots, seat in expert_hands(sm.Rules.preset(args.rules), args.hands, args.seed):
@@ -77,7 +87,7 @@ def main() -> None:
                 choice = bots[seat].act(view, asked[seat])
                 cands = master._candidates(view, asked[seat], choice)
                 if len(cands) > 1 and all(a.kind is ActionKind.DISCARD for a in cands):
-                    rows = playouts(master, game, view, cands, args.samples)
+                    rows = playouts(master, game, view, cands, args.samples, args.depths)
                     if rows:
                         decisions += 1
                         for k, row in rows.items():
@@ -89,9 +99,9 @@ def main() -> None:
     other = [statistics.mean(d[half:]) for d in diffs["whole"]]
     print(f"{args.rules}: {decisions} searched discards, {len(other)} challengers, {args.samples} samples each")
     print(f"{'play-out':14} {'variance':>9} {'mean':>7} {'agreement':>10}")
-    for k in KINDS:
-        flat = [x for d in diffs[k] for x in d]
-        first = [statistics.mean(d[:half]) for d in diffs[k]]
+    for k, per in diffs.items():
+        flat = [x for d in per for x in d]
+        first = [statistics.mean(d[:half]) for d in per]
         agree = statistics.correlation(first, other)
         print(f"{k:14} {statistics.pvariance(flat):9.2f} {statistics.mean(flat):7.3f} {agree:10.3f}")
 

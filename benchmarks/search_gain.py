@@ -9,7 +9,8 @@ own candidates, ``MasterAgent._candidates``; ``--scope`` as the master's), each 
 over, as in ``decision_regret.py``: ``--samples`` times on the master's own samples of the hidden tiles (what it
 decides by) and ``--oracle`` times from the real position with only the wall reshuffled (what the choice is
 worth: the truth up to the luck of the draws to come, the experts playing on); of each play-out, apart, what a
-discard paid at once when it dealt in. One JSON line per decision.
+discard paid at once when it dealt in. One JSON line per decision. With ``--streams``, every play-out (search and
+oracle) gives each seat a stream of draws of its own (``MasterAgent(streams=True)``).
 
 ``gates``: the oracle's gain over the expert's choices of a gate (the master's: a challenger replaces the
 expert's choice when its mean gain on the search's samples is at least ``MIN_GAIN`` and ``z`` standard errors),
@@ -43,7 +44,7 @@ from sichuan_mahjong.agents.hand import read_view
 from sichuan_mahjong.agents.master import SAMPLES, SCOPES, MasterAgent, Z, _gains
 from sichuan_mahjong.agents.reader import deal_in, ready_odds
 from sichuan_mahjong.game.actions import Action, ActionKind
-from sichuan_mahjong.game.sample import SampleError, reshuffled
+from sichuan_mahjong.game.sample import SampleError, reshuffled, seat_streams
 from sichuan_mahjong.game.state import Game
 from sichuan_mahjong.game.view import Observation
 from sichuan_mahjong.sim.stats import t_quantile_975
@@ -95,8 +96,18 @@ def play_split(game: Game, me: int, action: Action, seed: int) -> tuple[float, f
     return float(game.deltas[me] - before), at_once
 
 
-def collect(rules: sm.Rules, hands: int, seed: int, samples: int, oracle: int, out: Any, scope: str = "auto") -> None:
+def collect(
+    rules: sm.Rules,
+    hands: int,
+    seed: int,
+    samples: int,
+    oracle: int,
+    out: Any,
+    scope: str = "auto",
+    streams: bool = False,
+) -> None:
     rng = random.Random(seed)
+    split = seat_streams if streams else (lambda g: g)
     shown = -1
     for n, game, seat, view, legal, choice in decisions(rules, hands, seed):
         if view.phase not in ("play", "claim"):
@@ -108,11 +119,11 @@ def collect(rules: sm.Rules, hands: int, seed: int, samples: int, oracle: int, o
         master._odds = ready_odds(view)
         try:
             seeds = [master._seed(view) for _ in range(samples)]
-            search = [[play_split(master._sample(view, s), seat, a, s) for s in seeds] for a in candidates]
+            search = [[play_split(split(master._sample(view, s)), seat, a, s) for s in seeds] for a in candidates]
         except SampleError:
             continue
         walls = [rng.getrandbits(40) for _ in range(oracle)]
-        truth = [[play_split(reshuffled(game, random.Random(w)), seat, a, w) for w in walls] for a in candidates]
+        truth = [[play_split(split(reshuffled(game, random.Random(w))), seat, a, w) for w in walls] for a in candidates]
         h = read_view(view)
         risk = deal_in(view, h, range(NUM_KINDS))  # ReadTable.danger, which the compiled build cannot subclass
         discards = [a.tile_index if a.kind is ActionKind.DISCARD else None for a in candidates]
@@ -360,6 +371,7 @@ def main() -> None:
     c.add_argument("--samples", type=int, default=12, help="search play-outs per candidate (the master's)")
     c.add_argument("--oracle", type=int, default=16, help="oracle play-outs per candidate")
     c.add_argument("--scope", default="auto", choices=SCOPES, help="the decisions searched (MasterAgent's scope)")
+    c.add_argument("--streams", action="store_true", help="every play-out's seats draw from streams of their own")
     c.add_argument("--out", required=True, help="JSON lines file to write")
     g = sub.add_parser("gates", help="the oracle's gain of gate rules over recorded decisions")
     g.add_argument("path")
@@ -370,7 +382,8 @@ def main() -> None:
         if args.hands < 1 or args.samples < 2 or args.oracle < 2:
             raise SystemExit("--hands must be at least 1, --samples and --oracle at least 2")
         with open(args.out, "w", encoding="utf-8") as out:
-            collect(sm.Rules.preset(args.rules), args.hands, args.seed, args.samples, args.oracle, out, args.scope)
+            rules = sm.Rules.preset(args.rules)
+            collect(rules, args.hands, args.seed, args.samples, args.oracle, out, args.scope, args.streams)
     else:
         gates(args.path, args.hands, args.samples)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import random
 
 import pytest
@@ -9,7 +10,8 @@ import pytest
 import sichuan_mahjong as sm
 from played import decision_views
 from sichuan_mahjong.agents import make_agent
-from sichuan_mahjong.game.sample import SHED, SampleError, _implied_void, sample_game, unseen_pool
+from sichuan_mahjong.game.events import TILE_TEXT
+from sichuan_mahjong.game.sample import SHED, SampleError, _implied_void, sample_game, seat_streams, unseen_pool
 from sichuan_mahjong.game.state import Game
 from sichuan_mahjong.game.view import let_pass
 from sichuan_mahjong.hand.analysis import shanten_keys
@@ -306,3 +308,45 @@ def test_let_pass_skips_the_discard_pending() -> None:
                 # a price of what follows the viewer's own answer to it (the expert's) counts it as let pass
                 assert t in let_pass(view, s, pending=True)
     assert cases > 0
+
+
+def _draws_to_the_end(game: Game, bots: list[str], seed: int) -> list[list[str]]:
+    """Each seat's draws as ``game`` is played to its end by the named bots (in place)."""
+    agents = [make_agent(b, seed=seed + s) for s, b in enumerate(bots)]
+    start = len(game.events)
+    while not game.is_over:
+        game.step({s: agents[s].act(game.view(s), legal) for s, legal in game.to_act().items()})
+        rest = sorted(game._wall[game._head : game._tail])
+        if game._streams is not None:  # the wall holds exactly the tiles the streams have still to give
+            assert rest == sorted(t for q in game._streams for t in q)
+    draws: list[list[str]] = [[], [], [], []]
+    for e in game.events[start:]:
+        if e.type == "draw":
+            draws[e.seat].append(e.data["tile"])
+    return draws
+
+
+def test_seat_streams_keep_each_seats_draws_whatever_is_played() -> None:
+    """Played on two ways (experts, or random bots at the other seats), each seat's first draws are its own
+    stream's in both; on the shared wall the two differ."""
+    views = [v for g, v in decision_views("seed", range(3)) if v.phase == "play" and 24 <= v.wall_count <= 44]
+    shifted = 0
+    for k, view in enumerate(views[::6]):
+        other = ["random" if s != view.seat else "expert" for s in range(4)]
+        runs = []
+        for streams in (True, False):
+            base = sample_game(view, random.Random(k))
+            if streams:
+                seat_streams(base)
+                assert base._streams is not None
+                own = [[TILE_TEXT[t] for t in reversed(q)] for q in base._streams]
+            pair = [_draws_to_the_end(copy.deepcopy(base), bots, k) for bots in (["expert"] * 4, other)]
+            runs.append(pair)
+        for s in range(4):
+            for draws in runs[0]:
+                n = min(len(draws[s]), 4)
+                assert draws[s][:n] == own[s][:n]
+            plain = runs[1]
+            n = min(len(plain[0][s]), len(plain[1][s]), 4)
+            shifted += plain[0][s][:n] != plain[1][s][:n]
+    assert len(views[::6]) >= 5 and shifted > 0

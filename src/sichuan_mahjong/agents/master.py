@@ -20,6 +20,10 @@ it matters and the expert's own prices are close, the master plays the hand out 
   and the same bots) to the end of the hand by four experts (``policy="expert"``; ``"mixed"`` plays the
   others by a fast shanten bot, ``efficient`` without its ukeire tie-break); its value is this seat's points
   from now on;
+* **streams** (``streams``; off by default): each seat of a play-out draws from a stream of its own
+  (:func:`~sichuan_mahjong.game.sample.seat_streams`), so two candidates' play-outs that part ways (a claim, a
+  win) keep every seat's draws instead of shifting them all to the next seat: the paired differences vary less
+  (a seventh less under app rules, two fifths under seed rules: ``benchmarks/playout_noise.py``);
 * **choice**: the candidate with the best mean replaces the expert's choice only when its mean gain over the
   expert's choice on the same samples exceeds :data:`Z` standard errors (and :data:`MIN_GAIN`; with ``clip``,
   the t is that of the differences clipped to +-clip points, so that one big hand does not swamp it): search
@@ -66,7 +70,7 @@ from sichuan_mahjong.agents.reader import ready_odds, wait_odds
 from sichuan_mahjong.agents.value import state_value
 from sichuan_mahjong.game.actions import Action, ActionKind
 from sichuan_mahjong.game.position import position
-from sichuan_mahjong.game.sample import SampleError, sample_game
+from sichuan_mahjong.game.sample import SampleError, sample_game, seat_streams
 from sichuan_mahjong.game.state import Game
 from sichuan_mahjong.game.view import Observation
 
@@ -110,6 +114,7 @@ class MasterAgent(ExpertAgent):
         plans: Sequence[str] = (),
         value_depth: int | None = None,
         claim_samples: int | None = None,
+        streams: bool = False,
     ) -> None:
         super().__init__(seed)
         if value_depth is not None and value_depth < 0:
@@ -148,6 +153,7 @@ class MasterAgent(ExpertAgent):
         self._waits: list[list[float]] | None = None
         self.max_samples = samples if max_samples is None else max(samples, max_samples)
         self.claim_samples = claim_samples
+        self.streams = streams
         self.searched = 0  # decisions searched, and of those, overruled (for the benchmarks)
         self.overruled = 0
 
@@ -277,7 +283,10 @@ class MasterAgent(ExpertAgent):
         """This seat's points from now to the end of the hand, after ``action`` (then playing by ``plan``'s bot,
         or the policy's), on the sample drawn by ``seed``."""
         own = None if plan is None else PLANS[plan]
-        return play_on(self._sample(view, seed), view.seat, action, seed, self.policy, own, self.value_depth)
+        game = self._sample(view, seed)
+        if self.streams:
+            seat_streams(game)
+        return play_on(game, view.seat, action, seed, self.policy, own, self.value_depth)
 
 
 def _gains(

@@ -51,7 +51,7 @@ from sichuan_mahjong.hand.analysis import shanten_keys
 from sichuan_mahjong.hand.melds import Meld, MeldKind
 from sichuan_mahjong.tiles import NUM_KINDS, POW5, Tile
 
-__all__ = ["SampleError", "reshuffled", "sample_game", "unseen_pool"]
+__all__ = ["SampleError", "reshuffled", "sample_game", "seat_streams", "unseen_pool"]
 
 #: Tries at a ready hand for a seat that declared 报叫 before a sample is accepted as it is.
 READY_TRIES = 30
@@ -382,6 +382,28 @@ def reshuffled(game: Game, rng: random.Random) -> Game:
     rng.shuffle(rest)
     out._wall[out._head : out._tail] = rest
     return out
+
+
+def seat_streams(game: Game) -> Game:
+    """``game`` (changed in place and returned) drawing from a stream of its own for each seat from now on.
+
+    The wall still to be drawn is dealt out in turn, a tile to each seat, and every later draw of a seat (a
+    kong's replacement too) takes its stream's next tile; a seat whose stream is spent takes the last of the
+    longest. In a random wall every draw is still a uniform pick of the tiles left (which position a draw takes
+    depends on the play so far, never on the tiles), so a play-out is as random as before; what changes is
+    that two play-outs of one sample that part ways keep each seat's draws. On the shared wall a claim or a win
+    in one of them shifts every later draw to the next seat, and the two hands go on as strangers; with streams
+    they differ by what was played, not by the luck of the draws (the search's common random numbers,
+    ``agents/master.py``). Only for samples: a real hand draws from its wall (R2).
+
+    >>> g = Game(seed=1)
+    >>> rest = sorted(g._wall[g._head : g._tail])
+    >>> seat_streams(g) is g, sorted(t for q in g._streams for t in q) == rest
+    (True, True)
+    """
+    rest = game._wall[game._head : game._tail]
+    game._streams = [rest[s::4][::-1] for s in range(4)]
+    return game
 
 
 def _build(view: Observation, hands: list[list[int]], kongs: list[list[Meld]], wall: list[int], seed: int) -> Game:

@@ -164,6 +164,8 @@ class Game:
         self._wall = list(wall)
         self._head = 0
         self._tail = len(wall)
+        # A sample's own draw order (game/sample.py ``seat_streams``): each seat's tiles to come, last first.
+        self._streams: list[list[int]] | None = None
         self._active = [True] * 4
         self._voids = [-1, -1, -1, -1]
         self._declared = [False] * 4
@@ -334,6 +336,24 @@ class Game:
         else:
             self._start_play()
 
+    def _stream_draw(self, s: int, replacement: bool) -> int:
+        """Seat s's next tile from its own stream (the longest other's last once its own is spent), taken out of the
+        wall's undrawn part from the end a draw takes (the far end for a replacement), so the wall still holds
+        exactly the tiles to come."""
+        streams = self._streams
+        assert streams is not None
+        # A seat that has spent its stream borrows the last tile of the longest, so the lender's next draws stay.
+        t = streams[s].pop() if streams[s] else max(streams, key=len).pop(0)
+        end = self._tail - 1 if replacement else self._head
+        j = self._wall.index(t, self._head, self._tail)
+        self._wall[j] = self._wall[end]
+        self._wall[end] = t
+        if replacement:
+            self._tail -= 1
+        else:
+            self._head += 1
+        return t
+
     def _shanten(self, s: int) -> int:
         return shanten_keys(self._keys[s], len(self._melds[s]), self._meld_suits[s], self._voids[s])
 
@@ -351,7 +371,9 @@ class Game:
             return
         self._forced_draw = self._tail - self._head <= FORCED_WIN_WALL
         self._may_win = self._is_ready(s)
-        if replacement:
+        if self._streams is not None:
+            t = self._stream_draw(s, replacement)
+        elif replacement:
             self._tail -= 1
             t = self._wall[self._tail]
         else:
