@@ -44,8 +44,8 @@ it matters and the expert's own prices are close, the master plays the hand out 
   paired differences vary an eighth as much at 4 draws); what it costs is the value's own bias.
 
 The first master (plain samples: ``read=False, shaped=0, implied_voids=False, policy="mixed"``, 6 play-outs)
-gained +0.06 a hand over three experts (4,000 hands a rule set, intervals across zero); this one, +0.18 (app
-rules, 15,500 hands) and +0.10 (seed rules, 12,200, claims left to the expert), both intervals above zero;
+gained +0.06 a hand over three experts (4,000 hands a rule set, intervals across zero); this one, +0.19 (app
+rules, 17,500 hands) and +0.11 (seed rules, 14,200, claims left to the expert), both intervals above zero;
 ``docs/bots.md`` has the measurements.
 
 ``samples`` (play-outs per candidate) and ``think_ms`` (a time budget per decision that stops sampling early)
