@@ -316,9 +316,8 @@ def _draws_to_the_end(game: Game, bots: list[str], seed: int) -> list[list[str]]
     start = len(game.events)
     while not game.is_over:
         game.step({s: agents[s].act(game.view(s), legal) for s, legal in game.to_act().items()})
-        rest = sorted(game._wall[game._head : game._tail])
         if game._streams is not None:  # the wall holds exactly the tiles the streams have still to give
-            assert rest == sorted(t for q in game._streams for t in q)
+            assert sorted(game._wall[game._head : game._tail]) == sorted(t for q in game._streams for t in q)
     draws: list[list[str]] = [[], [], [], []]
     for e in game.events[start:]:
         if e.type == "draw":
@@ -332,21 +331,17 @@ def test_seat_streams_keep_each_seats_draws_whatever_is_played() -> None:
     views = [v for g, v in decision_views("seed", range(3)) if v.phase == "play" and 24 <= v.wall_count <= 44]
     shifted = 0
     for k, view in enumerate(views[::6]):
-        other = ["random" if s != view.seat else "expert" for s in range(4)]
-        runs = []
-        for streams in (True, False):
-            base = sample_game(view, random.Random(k))
-            if streams:
-                seat_streams(base)
-                assert base._streams is not None
-                own = [[TILE_TEXT[t] for t in reversed(q)] for q in base._streams]
-            pair = [_draws_to_the_end(copy.deepcopy(base), bots, k) for bots in (["expert"] * 4, other)]
-            runs.append(pair)
+        ways = (["expert"] * 4, ["random" if s != view.seat else "expert" for s in range(4)])
+        plain = sample_game(view, random.Random(k))
+        streamed = seat_streams(copy.deepcopy(plain))
+        assert streamed._streams is not None
+        own = [[TILE_TEXT[t] for t in reversed(q)] for q in streamed._streams]
+        on_streams = [_draws_to_the_end(copy.deepcopy(streamed), bots, k) for bots in ways]
+        on_wall = [_draws_to_the_end(copy.deepcopy(plain), bots, k) for bots in ways]
         for s in range(4):
-            for draws in runs[0]:
+            for draws in on_streams:
                 n = min(len(draws[s]), 4)
                 assert draws[s][:n] == own[s][:n]
-            plain = runs[1]
-            n = min(len(plain[0][s]), len(plain[1][s]), 4)
-            shifted += plain[0][s][:n] != plain[1][s][:n]
+            n = min(len(on_wall[0][s]), len(on_wall[1][s]), 4)
+            shifted += on_wall[0][s][:n] != on_wall[1][s][:n]
     assert len(views[::6]) >= 5 and shifted > 0

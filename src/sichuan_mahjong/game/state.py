@@ -336,10 +336,10 @@ class Game:
         else:
             self._start_play()
 
-    def _stream_draw(self, s: int, replacement: bool) -> int:
-        """Seat s's next tile from its own stream (the longest other's last once its own is spent), taken out of the
-        wall's undrawn part from the end a draw takes (the far end for a replacement), so the wall still holds
-        exactly the tiles to come."""
+    def _stream_next(self, s: int, replacement: bool) -> None:
+        """Put seat s's next tile from its own stream (the longest other's last once its own is spent) where the
+        draw takes it (the wall's far end for a replacement), so that the wall's undrawn part still holds exactly
+        the tiles to come."""
         streams = self._streams
         assert streams is not None
         # A seat that has spent its stream borrows the last tile of the longest, so the lender's next draws stay.
@@ -348,11 +348,6 @@ class Game:
         j = self._wall.index(t, self._head, self._tail)
         self._wall[j] = self._wall[end]
         self._wall[end] = t
-        if replacement:
-            self._tail -= 1
-        else:
-            self._head += 1
-        return t
 
     def _shanten(self, s: int) -> int:
         return shanten_keys(self._keys[s], len(self._melds[s]), self._meld_suits[s], self._voids[s])
@@ -372,8 +367,8 @@ class Game:
         self._forced_draw = self._tail - self._head <= FORCED_WIN_WALL
         self._may_win = self._is_ready(s)
         if self._streams is not None:
-            t = self._stream_draw(s, replacement)
-        elif replacement:
+            self._stream_next(s, replacement)
+        if replacement:
             self._tail -= 1
             t = self._wall[self._tail]
         else:
