@@ -11,7 +11,15 @@ import sichuan_mahjong as sm
 from played import decision_views
 from sichuan_mahjong.agents import make_agent
 from sichuan_mahjong.game.events import TILE_TEXT
-from sichuan_mahjong.game.sample import SHED, SampleError, _implied_void, sample_game, seat_streams, unseen_pool
+from sichuan_mahjong.game.sample import (
+    SHED,
+    SampleError,
+    _implied_void,
+    empty_suit,
+    sample_game,
+    seat_streams,
+    unseen_pool,
+)
 from sichuan_mahjong.game.state import Game
 from sichuan_mahjong.game.view import let_pass
 from sichuan_mahjong.hand.analysis import shanten_keys
@@ -166,6 +174,45 @@ def test_waits_make_a_ready_hand_win_on_the_tile_drawn() -> None:
                 by_chance += plain._counts[s][targets[s]] < 4 and plain._wins_with(s, targets[s])
     assert n > 60
     assert on_it / n > 0.7 and by_chance / n < 0.2
+
+
+def _room(game: Game, view: sm.Observation, o: int, k: int) -> int:
+    """The copies of kind k seat o can hold in a sample: the unseen ones no other sampled hand holds, at most
+    its concealed count."""
+    left = unseen_pool(view)[k] - sum(game._counts[s][k] for s in range(4) if s not in (o, view.seat))
+    return min(left, view.concealed_counts[o])
+
+
+def test_holding_weights_deal_what_they_favour() -> None:
+    """``holding`` weighs each seat's deal: a kind weighted a million times over goes to that seat whole (every
+    unseen copy the seats dealt before it left, as many as its hand has room for), one weighted a millionth not
+    at all; the tiles still add up. At even weights a seat gets all of them far less often."""
+    rng = random.Random(3)
+    n = whole = none = by_chance = 0
+    for _, view in decision_views("app", range(3)):
+        if view.phase != "play" or view.wins or any(view.hidden_kongs):
+            continue
+        pool = unseen_pool(view)
+        for o in range(4):
+            if o == view.seat or not view.active[o]:
+                continue
+            kinds = [t for t in range(27) if pool[t] >= 2 and t // 9 != empty_suit(view, o)]
+            if not kinds:
+                continue
+            k = rng.choice(kinds)
+            holding = [[1.0] * 27 for _ in range(4)]
+            holding[o][k] = 1e6
+            favoured = sample_game(view, rng, holding=holding)
+            holding[o][k] = 1e-6
+            shunned = sample_game(view, rng, holding=holding)
+            even = sample_game(view, rng, holding=[[1.0] * 27 for _ in range(4)])
+            assert tile_counts(favoured) == tile_counts(shunned) == [4] * 27
+            n += 1
+            whole += favoured._counts[o][k] == _room(favoured, view, o, k)
+            none += shunned._counts[o][k] == 0
+            by_chance += even._counts[o][k] == _room(even, view, o, k)
+    assert n > 100
+    assert whole == n and none == n and by_chance < 0.3 * n
 
 
 def _shanten_of(game: Game, s: int) -> int:

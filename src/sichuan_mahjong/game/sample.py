@@ -29,6 +29,9 @@ What the sample respects (the inferences a player can make from the view alone):
   ``agents.reader.ready_odds``): a seat drawn as ready has its hand played on (as in ``shaped``) until it is.
   A random deal of the unseen tiles is almost never ready, so play-outs from it never deal in on the first
   discard; these samples deal in about as often as the table does (``benchmarks/sample_quality.py``).
+* what each seat holds (``holding``, read from the table by the caller, e.g. ``agents.reader.hold_weights``):
+  each unseen copy of kind t goes to seat s's hand ``holding[s][t]`` times as readily as at random (drawn
+  without replacement); a hand so dealt is then played on for :data:`HOLD_SHAPED` of its ``shaped`` turns.
 
 The built game is an ordinary :class:`Game` at the same decision (same phase, seat on turn, pending tile and
 this seat's legal answers); drive it with ``to_act`` / ``step`` as any other. Past payments are kept as the
@@ -51,7 +54,7 @@ from sichuan_mahjong.hand.analysis import shanten_keys
 from sichuan_mahjong.hand.melds import Meld, MeldKind
 from sichuan_mahjong.tiles import NUM_KINDS, POW5, Tile
 
-__all__ = ["SampleError", "reshuffled", "sample_game", "seat_streams", "unseen_pool"]
+__all__ = ["SampleError", "empty_suit", "reshuffled", "sample_game", "seat_streams", "unseen_pool"]
 
 #: Tries at a ready hand for a seat that declared 报叫 before a sample is accepted as it is.
 READY_TRIES = 30
@@ -64,6 +67,9 @@ PASSED_TRIES = 8
 #: A suit counts as voided by play once this many of a seat's first eight discards were of it and its last
 #: this many discards were not.
 SHED = 2
+#: With a holding model, a seat's hand is played on (``shaped``) this fraction of the turns: dealt by the model,
+#: it already looks played (all its turns make the samples' hands readier than the real ones).
+HOLD_SHAPED = 0.5
 _SAMPLED_PHASES = ("play", "claim", "rob")
 
 
@@ -99,9 +105,18 @@ def unseen_pool(view: Observation) -> list[int]:
     return out
 
 
-def _draw(pool: list[int], n: int, rng: random.Random, allowed: Sequence[int] | None = None) -> list[int]:
-    """n tiles without replacement from ``pool`` (counts, updated), only of ``allowed`` kinds if given."""
+def _draw(
+    pool: list[int],
+    n: int,
+    rng: random.Random,
+    allowed: Sequence[int] | None = None,
+    weights: Sequence[float] | None = None,
+) -> list[int]:
+    """n tiles without replacement from ``pool`` (counts, updated), only of ``allowed`` kinds if given; with
+    ``weights``, each copy of kind t drawn with weight ``weights[t]``."""
     kinds = range(NUM_KINDS) if allowed is None else allowed
+    if weights is not None:
+        return [_draw_one(pool, kinds, weights, rng) for _ in range(n)]
     bag = [t for t in kinds for _ in range(pool[t])]
     if len(bag) < n:
         raise SampleError(f"needs {n} hidden tiles of {len(bag)} possible")
@@ -109,6 +124,16 @@ def _draw(pool: list[int], n: int, rng: random.Random, allowed: Sequence[int] | 
     for t in out:
         pool[t] -= 1
     return out
+
+
+def _draw_one(pool: list[int], kinds: Sequence[int], weights: Sequence[float], rng: random.Random) -> int:
+    """One tile of ``kinds`` from ``pool`` (updated), each copy of kind t with weight ``weights[t]``."""
+    live = [t for t in kinds if pool[t]]
+    if not live:
+        raise SampleError("needs a hidden tile where none is possible")
+    t = rng.choices(live, [pool[t] * weights[t] for t in live])[0]
+    pool[t] -= 1
+    return t
 
 
 def _wins_on(tiles: list[int], melds: Sequence[Meld], void: int | None, kinds: set[int]) -> bool:
@@ -145,6 +170,14 @@ def _implied_void(view: Observation, s: int) -> int | None:
     if any(tile.index // 9 == v for tile in river[-SHED:]):
         return None
     return v
+
+
+def empty_suit(view: Observation, s: int, implied_voids: bool = False) -> int | None:
+    """The suit seat s surely (declared, then discarded off it) or, with ``implied_voids``, visibly (by play)
+    holds none of; None when there is none."""
+    if _void_free(view, s):
+        return view.voids[s]
+    return _implied_void(view, s) if implied_voids else None
 
 
 def _keys(tiles: Sequence[int], melds: Sequence[Meld]) -> tuple[list[int], int]:
@@ -256,13 +289,12 @@ def _sample_hidden(
     ready_odds: Sequence[float] | None = None,
     waits: Sequence[Sequence[float]] | None = None,
     passed: bool = False,
+    holding: Sequence[Sequence[float]] | None = None,
 ) -> tuple[list[list[int]], list[list[Meld]], list[int]] | None:
     """One draw of the others' concealed tiles and concealed kongs and the wall (in draw order)."""
     me = view.seat
     # The suit each other seat surely (declared, then discarded off it) or visibly (by play) holds none of.
-    empty = [
-        view.voids[s] if _void_free(view, s) else (_implied_void(view, s) if implied_voids else None) for s in range(4)
-    ]
+    empty = [empty_suit(view, s, implied_voids) for s in range(4)]
     pool = unseen_pool(view)
     hands: list[list[int]] = [[t.index for t in view.tiles] if s == me else [] for s in range(4)]
     kongs: list[list[Meld]] = [[] for _ in range(4)]
@@ -302,7 +334,8 @@ def _sample_hidden(
         before = list(pool)
         for attempt in range(PASSED_TRIES):
             ready = ready_odds is not None and rng.random() < ready_odds[s]
-            hands[s] = fixed[s] + _draw(pool, need, rng, allowed)
+            hw = None if holding is None else holding[s]
+            hands[s] = fixed[s] + _draw(pool, need, rng, allowed, hw)
             if ready:
                 if waits is not None:
                     _wait_on(hands[s], len(fixed[s]), melds, view.voids[s], pool, allowed, waits[s], rng)
@@ -312,6 +345,8 @@ def _sample_hidden(
                     _shape(hands[s], len(fixed[s]), melds, view.voids[s], pool, allowed, 1, rng)
             elif shaped:
                 steps = min(shaped, len(view.discards[s]) + 2)
+                if hw is not None:
+                    steps = int(steps * HOLD_SHAPED)
                 _shape(hands[s], len(fixed[s]), melds, view.voids[s], pool, allowed, steps, rng)
             if attempt == PASSED_TRIES - 1 or not _wins_on(hands[s], melds, view.voids[s], let):
                 break
@@ -332,6 +367,7 @@ def sample_game(
     ready_odds: Sequence[float] | None = None,
     waits: Sequence[Sequence[float]] | None = None,
     passed: bool = False,
+    holding: Sequence[Sequence[float]] | None = None,
 ) -> Game:
     """A :class:`Game` at the view's decision whose hidden tiles are drawn by ``rng`` (see the module doc).
 
@@ -343,7 +379,9 @@ def sample_game(
     that a ready seat s wins on tile kind t, a seat drawn ready is first made to wait on a kind drawn with
     those odds (then played on until ready if that fails). With ``passed``, no other seat's hand wins on a tile
     it let pass since its last turn (:func:`let_pass`): drawn again when it does, at most :data:`PASSED_TRIES`
-    times (the last draw is kept).
+    times (the last draw is kept). With ``holding[s][t]``, each unseen copy of kind t is dealt to seat s's hand
+    with that weight against the others' 1 (a model of what each seat holds, read from its river, e.g.
+    ``agents.reader.hold_weights``), and the hand is then played on :data:`HOLD_SHAPED` of the ``shaped`` turns.
 
     Only ``play``, ``claim`` and ``rob`` views are sampled (the decisions of the hand in progress).
     """
@@ -353,7 +391,7 @@ def sample_game(
         raise SampleError(f"seat {view.seat} is not asked to act in this view")
     drawn = None
     for _ in range(READY_TRIES):
-        drawn = _sample_hidden(view, rng, implied_voids, shaped, ready_odds, waits, passed)
+        drawn = _sample_hidden(view, rng, implied_voids, shaped, ready_odds, waits, passed, holding)
         if drawn is None:
             raise SampleError(
                 f"the hidden tiles do not add up: wall {view.wall_count}, concealed {view.concealed_counts}"
