@@ -13,7 +13,15 @@ import pytest
 import sichuan_mahjong as sm
 from sichuan_mahjong.agents import make_agent
 from sichuan_mahjong.agents.hand import read_view
-from sichuan_mahjong.agents.reader import deal_in, live_counts, ready_odds, sure_void, wait_odds
+from sichuan_mahjong.agents.reader import (
+    deal_in,
+    hold_kinds,
+    hold_weights,
+    live_counts,
+    ready_odds,
+    sure_void,
+    wait_odds,
+)
 from sichuan_mahjong.game.sample import sample_game
 from sichuan_mahjong.game.state import Game
 from sichuan_mahjong.tiles import NUM_KINDS
@@ -91,6 +99,8 @@ def test_reading_uses_the_view_only() -> None:
                 assert wait_odds(view, h.unseen) == wait_odds(other, h2.unseen)
                 assert wait_odds(view, h.unseen)[s] == [0.0] * NUM_KINDS
                 assert live_counts(view, h.unseen) == live_counts(other, h2.unseen)
+                assert hold_weights(view, h.unseen) == hold_weights(other, h2.unseen)
+                assert hold_weights(view, h.unseen)[s] == [1.0] * NUM_KINDS
                 assert math.isclose(sum(live_counts(view, h.unseen)), sum(h.unseen))
                 risks = deal_in(view, h, kinds)
                 for o in range(4):
@@ -104,6 +114,45 @@ def test_reading_uses_the_view_only() -> None:
     assert checked > 10
 
 
+def _deviance(mu: list[float], y: list[int]) -> float:
+    return 2 * sum((n * math.log(n / m) if n else 0.0) - (n - m) for m, n in zip(mu, y, strict=True)) / len(y)
+
+
+@pytest.mark.parametrize("preset", ["seed", "app"])
+def test_holding_model_reads_the_rivers(preset: str) -> None:
+    """On hands the model never saw: the copies of each kind it expects a seat to hold (its weight times the
+    uniform rate, concealed count x unseen copies / unseen copies it may hold) add up to the concealed tiles and
+    predict the real counts better than the uniform rate does (Poisson deviance)."""
+    rules = sm.Rules.preset(preset)
+    mu: list[float] = []
+    mu0: list[float] = []
+    y: list[int] = []
+    for seed in range(12):
+        game = Game(rules, seed=900 + seed)
+        bots = [make_agent("expert", seed=seed * 4 + s) for s in range(4)]
+        while not game.is_over:
+            asked = game.to_act()
+            for s in asked:
+                view = game.view(s)
+                if view.phase != "play":
+                    continue
+                unseen = read_view(view).unseen
+                weights = hold_weights(view, unseen)
+                for o in range(4):
+                    if o == s or not view.active[o]:
+                        continue
+                    kinds = hold_kinds(view, unseen, o)
+                    pool = sum(unseen[t] for t in kinds)
+                    for t in kinds:
+                        mu0.append(unseen[t] * view.concealed_counts[o] / pool)
+                        mu.append(weights[o][t] * mu0[-1])
+                        y.append(game._counts[o][t])
+            game.step({s: bots[s].act(game.view(s), legal) for s, legal in asked.items()})
+    assert len(y) > 5000
+    assert abs(sum(mu) / sum(y) - 1) < 0.1
+    assert _deviance(mu, y) < 0.93 * _deviance(mu0, y)
+
+
 def test_fit_reader_runs_from_scratch() -> None:
     """The one command that rebuilds the models runs (a tiny fit, --check writes nothing)."""
     out = subprocess.run(
@@ -114,3 +163,15 @@ def test_fit_reader_runs_from_scratch() -> None:
         check=True,
     ).stdout
     assert "seed ready:" in out and "app live:" in out and "held out" in out
+
+
+def test_fit_holding_runs_from_scratch() -> None:
+    """The one command that rebuilds the holding model runs (a tiny fit, --check writes nothing)."""
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "fit_holding.py"), "--hands", "25", "--jobs", "1", "--check"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    ).stdout
+    assert "seed:" in out and "app:" in out and "held out" in out

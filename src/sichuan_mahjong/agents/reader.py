@@ -1,7 +1,7 @@
 """Reading the others' hands from the table: who is ready, and on which tiles, learned from play.
 
 A seat sees each other seat's river (in order), melds, void, 报叫 flag and concealed count (R12), no more.
-From those, three models fitted on simulated ``expert`` games (``scripts/fit_reader.py``, coefficients in
+From those, four models fitted on simulated ``expert`` games (``scripts/fit_reader.py``, coefficients in
 :mod:`~sichuan_mahjong.agents.reader_model`) give, for each opponent still in:
 
 * P(ready) (:func:`ready_odds`): his concealed hand is one tile from a win (features: 报叫, discards made,
@@ -13,10 +13,14 @@ From those, three models fitted on simulated ``expert`` games (``scripts/fit_rea
   must be 缺一门 to win);
 * for this seat, how many of each kind's unseen copies will still reach it, drawn or discarded by another
   (:func:`live_counts`, a Poisson model): who is void in its suit, who collects it, who sheds it.
+* how many copies of each unseen kind t each opponent holds (:func:`hold_weights`, a Poisson model fitted by
+  ``scripts/fit_holding.py``, coefficients in :mod:`~sichuan_mahjong.agents.holding_model`): the uniform
+  share of the copies his hand size gives him, moved by what his river says (the tile, its neighbours and
+  筋, early or late, how much of its suit he sheds), his melds and his void.
 
 The ``master`` draws its search's samples with :func:`ready_odds` (and, as an option, makes the ready ones wait
-with :func:`wait_odds`); the rest is measured in ``docs/bots.md`` (``benchmarks/reader_variants.py``) and not
-used by a bot.
+with :func:`wait_odds`, or deals their hands by :func:`hold_weights`); the rest is measured in ``docs/bots.md``
+(``benchmarks/reader_variants.py``) and not used by a bot.
 """
 
 from __future__ import annotations
@@ -26,13 +30,18 @@ from collections.abc import Sequence
 
 from sichuan_mahjong.agents.expert import TableRead, feared_loss, shed_first, void_of
 from sichuan_mahjong.agents.hand import HandState
+from sichuan_mahjong.agents.holding_model import HOLD
 from sichuan_mahjong.agents.reader_model import LIVE, READY, WAIT
+from sichuan_mahjong.game.sample import empty_suit
 from sichuan_mahjong.game.view import Observation, let_pass
 from sichuan_mahjong.hand.melds import MeldKind
 
 __all__ = [
     "ReadTable",
     "deal_in",
+    "hold_features",
+    "hold_kinds",
+    "hold_weights",
     "live_counts",
     "live_features",
     "ready_features",
@@ -185,6 +194,82 @@ def live_features(view: Observation, unseen: Sequence[int], t: int) -> list[floa
         1.0 if cls == 4 else 0.0,
         math.log(u) if u else 0.0,
     ]
+
+
+def hold_kinds(view: Observation, unseen: Sequence[int], o: int) -> list[int]:
+    """The kinds seat o may hold, as the samples see it: unseen, outside the suit it surely or visibly holds none
+    of (:func:`~sichuan_mahjong.game.sample.empty_suit`)."""
+    v = empty_suit(view, o, True)
+    return [t for t in range(len(unseen)) if unseen[t] and t // 9 != v]
+
+
+def hold_features(view: Observation, unseen: Sequence[int], o: int, t: int) -> list[float]:
+    """What the table says about how many copies of tile kind t seat o holds (see the module doc)."""
+    river = [x.index for x in view.discards[o]]
+    suit, rank = divmod(t, 9)
+    cls = _RANK_CLASS[rank]
+    u = unseen[t]
+    v = empty_suit(view, o, True)
+    pool = sum(n for k, n in enumerate(unseen) if k // 9 != v)
+    c = view.concealed_counts[o]
+    early = river[:6]
+    n = len(river)
+    in_suit = sum(1 for x in river if x // 9 == suit)
+    last5 = sum(1 for x in river[-5:] if x // 9 == suit)
+
+    def near(d: int, where: Sequence[int]) -> float:
+        return 1.0 if any(0 <= rank + e < 9 and (t + e) in where for e in (-d, d)) else 0.0
+
+    def live(d: int) -> int:
+        return unseen[t + d] if 0 <= rank + d < 9 else 0
+
+    melds = view.melds[o]
+    meld_suits = {m.tile_index // 9 for m in melds}
+    one_suit = len(meld_suits) == 1 and len(melds) >= 2
+    return [
+        1.0,
+        math.log(u * c / pool) if u and c and pool else -10.0,
+        1.0 if cls == 1 else 0.0,
+        1.0 if cls == 2 else 0.0,
+        1.0 if cls == 3 else 0.0,
+        1.0 if cls == 4 else 0.0,
+        1.0 if t in river else 0.0,
+        1.0 if t in river[-3:] else 0.0,
+        1.0 if t in early else 0.0,
+        near(1, river),
+        near(1, early),
+        near(2, river),
+        near(2, early),
+        near(3, river),
+        in_suit / max(1, n),
+        last5 / 5.0,
+        1.0 if suit in meld_suits else 0.0,
+        1.0 if one_suit and suit in meld_suits else 0.0,
+        1.0 if one_suit and suit not in meld_suits else 0.0,
+        1.0 if suit == shed_first(view.discards[o]) and suit not in meld_suits else 0.0,
+        1.0 if view.voids[o] == suit else 0.0,
+        min(n, 20) / 10.0,
+        1.0 if view.ready[o] else 0.0,
+        (live(-1) + live(1)) / 8.0,
+        (live(-2) + live(2)) / 8.0,
+        1.0 if u == 1 else 0.0,
+        1.0 if u >= 3 else 0.0,
+    ]
+
+
+def hold_weights(view: Observation, unseen: Sequence[int]) -> list[list[float]]:
+    """``[o][t]``: how much likelier each unseen copy of kind t is to be in seat o's hand than a copy drawn at
+    random (the holding model's rate over the uniform one, :func:`hold_features`); 1 for itself, seats out of
+    the hand and kinds outside :func:`hold_kinds`."""
+    w = HOLD[int(view.rules.declare_void)]
+    out = [[1.0] * len(unseen) for _ in range(4)]
+    for o in range(4):
+        if o == view.seat or not view.active[o]:
+            continue
+        for t in hold_kinds(view, unseen, o):
+            x = hold_features(view, unseen, o, t)
+            out[o][t] = math.exp(sum(a * v for a, v in zip(w, x, strict=True)) - x[1])
+    return out
 
 
 def ready_odds(view: Observation) -> list[float]:
