@@ -67,6 +67,7 @@ def test_registered_and_answers_legally() -> None:
         ("seed", {"passed": True, "plans": ("fold", "speed")}),
         ("app", {"value_depth": 2}),
         ("seed", {"streams": True}),
+        ("app", {"holding": True}),
     ],
 )
 def test_hidden_tiles_do_not_change_the_choice(preset: str, options: dict[str, Any]) -> None:

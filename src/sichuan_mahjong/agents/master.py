@@ -15,7 +15,9 @@ it matters and the expert's own prices are close, the master plays the hand out 
   hand drawn ready also waits on a tile drawn with the reader's odds of his winning on it (a truer picture of
   the danger that played no better: ``docs/bots.md``). With ``consistent`` above 1, each sample is drawn by
   weight from that many, weighted by how well they explain the others' last discards as the expert prices
-  them (:mod:`~sichuan_mahjong.agents.likely`);
+  them (:mod:`~sichuan_mahjong.agents.likely`). With ``holding``, each other hand is dealt by what its river
+  says it holds (:func:`~sichuan_mahjong.agents.reader.hold_weights`): samples nearer the real hands that
+  played no better (``docs/bots.md``);
 * **play-out**: each candidate is played on the same samples (common random numbers: the same hidden tiles
   and the same bots) to the end of the hand by four experts (``policy="expert"``; ``"mixed"`` plays the
   others by a fast shanten bot, ``efficient`` without its ukeire tie-break); its value is this seat's points
@@ -44,8 +46,8 @@ it matters and the expert's own prices are close, the master plays the hand out 
   paired differences vary an eighth as much at 4 draws); what it costs is the value's own bias.
 
 The first master (plain samples: ``read=False, shaped=0, implied_voids=False, policy="mixed"``, 6 play-outs)
-gained +0.06 a hand over three experts (4,000 hands a rule set, intervals across zero); this one, +0.19 (app
-rules, 17,500 hands) and +0.11 (seed rules, 14,200, claims left to the expert), both intervals above zero;
+gained +0.06 a hand over three experts (4,000 hands a rule set, intervals across zero); this one, +0.18 (app
+rules, 18,500 hands) and +0.11 (seed rules, 15,200, claims left to the expert), both intervals above zero;
 ``docs/bots.md`` has the measurements.
 
 ``samples`` (play-outs per candidate) and ``think_ms`` (a time budget per decision that stops sampling early)
@@ -66,7 +68,7 @@ from sichuan_mahjong.agents.efficient import EfficientAgent, _centrality, kind_o
 from sichuan_mahjong.agents.expert import ExpertAgent
 from sichuan_mahjong.agents.hand import HandState, read_view
 from sichuan_mahjong.agents.likely import discard_likelihood
-from sichuan_mahjong.agents.reader import ready_odds, wait_odds
+from sichuan_mahjong.agents.reader import hold_weights, ready_odds, wait_odds
 from sichuan_mahjong.agents.value import state_value
 from sichuan_mahjong.game.actions import Action, ActionKind
 from sichuan_mahjong.game.position import position
@@ -115,6 +117,7 @@ class MasterAgent(ExpertAgent):
         value_depth: int | None = None,
         claim_samples: int | None = None,
         streams: bool = False,
+        holding: bool = False,
     ) -> None:
         super().__init__(seed)
         if value_depth is not None and value_depth < 0:
@@ -154,6 +157,8 @@ class MasterAgent(ExpertAgent):
         self.max_samples = samples if max_samples is None else max(samples, max_samples)
         self.claim_samples = claim_samples
         self.streams = streams
+        self.holding = holding
+        self._hold: list[list[float]] | None = None
         self.searched = 0  # decisions searched, and of those, overruled (for the benchmarks)
         self.overruled = 0
 
@@ -220,6 +225,7 @@ class MasterAgent(ExpertAgent):
         budget = None if self.think_ms is None else self.think_ms / 1000.0
         self._odds = ready_odds(view) if self.read else None
         self._waits = wait_odds(view, read_view(view).unseen) if self.read and self.waits else None
+        self._hold = hold_weights(view, read_view(view).unseen) if self.holding else None
         samples, max_samples = self.samples, self.max_samples
         if view.phase == "claim" and self.claim_samples is not None:
             samples, max_samples = self.claim_samples, max(max_samples, self.claim_samples)
@@ -277,6 +283,7 @@ class MasterAgent(ExpertAgent):
             ready_odds=self._odds,
             waits=self._waits,
             passed=self.passed,
+            holding=self._hold,
         )
 
     def _play_out(self, view: Observation, action: Action, plan: str | None, seed: int) -> float:
