@@ -3,7 +3,7 @@ edit by hand).
 
 ``HOLD[void_rules]`` weighs :func:`~sichuan_mahjong.agents.reader.hold_features` (Poisson: the copies of a
 kind a seat holds), with ``void_rules`` 1 under 定缺 (R3.2). Fitted on 1506340 (seat, kind) rows at every third
-discard decision of 2000 hands of four experts (seed 0).
+discard decision of 1000 hands a rule set of four experts (seed 0).
 """
 
 from __future__ import annotations
