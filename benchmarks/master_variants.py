@@ -30,6 +30,9 @@ two differ only where the variant searches differently, so the interval is narro
 * ``m_streams``: every seat of a play-out draws from a stream of its own (``streams=True``,
   :func:`~sichuan_mahjong.game.sample.seat_streams`): candidates' play-outs that part ways keep their draws.
 * ``m_streams_all``: the same, claims searched under every rule set (``scope="all"``).
+* ``m_hold``: the others' hands dealt by what their rivers say they hold (``holding=True``,
+  :func:`~sichuan_mahjong.agents.reader.hold_weights`); ``m_hold_full``, ``m_hold_none``: the same, each
+  dealt hand then played on all (none) of the ``shaped`` turns (``sample.HOLD_SHAPED`` 1.0, 0.0; default 0.5).
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ from typing import Any
 from sichuan_mahjong.agents import master
 from sichuan_mahjong.agents.base import register
 from sichuan_mahjong.agents.master import MasterAgent
+from sichuan_mahjong.game import sample
 from sichuan_mahjong.game.actions import Action
 from sichuan_mahjong.game.view import Observation
 
@@ -81,3 +85,16 @@ register("m_v8")(_variant(samples=24, value_depth=8))
 register("m_v4")(_variant(samples=24, value_depth=4))
 register("m_streams")(_variant(streams=True))
 register("m_streams_all")(_variant(streams=True, scope="all"))
+register("m_hold")(_variant(holding=True))
+
+
+def _hold_shaped(fraction: float) -> Callable[[int | None], MasterAgent]:
+    def make(seed: int | None = None) -> MasterAgent:
+        sample.HOLD_SHAPED = fraction  # read at each draw; only the holding variant's draws use it
+        return MasterAgent(seed, holding=True)
+
+    return make
+
+
+register("m_hold_full")(_hold_shaped(1.0))
+register("m_hold_none")(_hold_shaped(0.0))

@@ -6,7 +6,8 @@ ready, every distinct tile it may discard is checked against the others' real ha
 and against ``samples`` determinizations of each method: the fraction of samples in which it completes one is
 the method's P(deal-in). Printed per method: Brier score and log loss over (decision, tile) pairs (lower is
 better), the mean P given to the tiles that really deal in and to those that do not, and the mean shanten of
-the others' sampled hands against the real ones.
+the others' sampled hands against the real ones, and the share of the real concealed tiles the sampled hands
+hold too (``shared``).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from decision_regret import expert_hands
 import sichuan_mahjong as sm
 from sichuan_mahjong.agents.hand import read_view
 from sichuan_mahjong.agents.likely import discard_likelihood
-from sichuan_mahjong.agents.reader import deal_in, ready_odds, wait_odds
+from sichuan_mahjong.agents.reader import deal_in, hold_weights, ready_odds, wait_odds
 from sichuan_mahjong.game.actions import ActionKind
 from sichuan_mahjong.game.sample import SampleError, sample_game
 from sichuan_mahjong.game.state import Game
@@ -57,6 +58,9 @@ def _consistent(k: int, beta: float) -> Method:
 METHODS["read P(ready), shaped, let pass"] = lambda v, r: sample_game(
     v, r, ready_odds=ready_odds(v), shaped=30, implied_voids=True, passed=True
 )
+METHODS["read P(ready), shaped, holding"] = lambda v, r: sample_game(
+    v, r, ready_odds=ready_odds(v), shaped=30, implied_voids=True, holding=hold_weights(v, read_view(v).unseen)
+)
 METHODS["consistent k4"] = _consistent(4, 4.0)
 METHODS["consistent k8 beta8"] = _consistent(8, 8.0)
 
@@ -82,6 +86,16 @@ def deal_ins(game: Game, me: int, tiles: list[int]) -> tuple[list[bool], list[in
     return hits, shanten
 
 
+def overlap(sample: Game, real: Game, me: int) -> tuple[float, int]:
+    """The tiles the sample's other active concealed hands share with the real ones, and how many they hold."""
+    same = held = 0
+    for s in range(4):
+        if s != me and real._active[s]:
+            same += sum(min(a, b) for a, b in zip(sample._counts[s], real._counts[s], strict=True))
+            held += sum(real._counts[s])
+    return same, held
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rules", default="seed")
@@ -94,7 +108,10 @@ def main() -> None:
     methods = {name: METHODS[name] for name in args.method or METHODS}
     rules = sm.Rules.preset(args.rules)
     rng = random.Random(args.seed)
-    stats = {m: {"brier": 0.0, "log": 0.0, "hit": 0.0, "miss": 0.0, "sh": 0.0, "sec": 0.0} for m in [*methods, MODEL]}
+    stats = {
+        m: {"brier": 0.0, "log": 0.0, "hit": 0.0, "miss": 0.0, "sh": 0.0, "sec": 0.0, "same": 0.0, "held": 0.0}
+        for m in [*methods, MODEL]
+    }
     n_pairs = n_hits = n_sh = n_dec = 0
     real_sh = 0.0
     for n, game, bots, seat in expert_hands(rules, args.hands, args.seed):
@@ -136,6 +153,9 @@ def main() -> None:
                             for _ in range(args.samples):
                                 g = method(view, rng)
                                 hits, s_sh = deal_ins(g, seat, tiles)
+                                same, held = overlap(g, game, seat)
+                                st["same"] += same
+                                st["held"] += held
                                 shs += sum(s_sh)
                                 for i, x in enumerate(hits):
                                     counts[i] += x
@@ -153,12 +173,15 @@ def main() -> None:
         print(f"\r{n + 1}/{args.hands} hands", end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
     print(f"{args.rules}: {n_pairs} (decision, tile) pairs, {n_hits} deal in; others' shanten {real_sh / n_sh:.2f}")
-    print(f"{'method':28} {'brier':>7} {'logloss':>8} {'P|deals':>8} {'P|safe':>8} {'shanten':>8} {'ms/sample':>9}")
+    print(
+        f"{'method':32} {'brier':>7} {'logloss':>8} {'P|deals':>8} {'P|safe':>8} {'shanten':>8} {'ms/sample':>9}"
+        f" {'shared':>7}"
+    )
     for name, st in stats.items():
         print(
-            f"{name:28} {st['brier'] / n_pairs:7.4f} {st['log'] / n_pairs:8.4f} {st['hit'] / max(1, n_hits):8.3f}"
+            f"{name:32} {st['brier'] / n_pairs:7.4f} {st['log'] / n_pairs:8.4f} {st['hit'] / max(1, n_hits):8.3f}"
             f" {st['miss'] / max(1, n_pairs - n_hits):8.3f} {st['sh'] / n_sh:8.2f}"
-            f" {1000 * st['sec'] / max(1, n_dec * args.samples):9.2f}"
+            f" {1000 * st['sec'] / max(1, n_dec * args.samples):9.2f} {st['same'] / max(1.0, st['held']):7.3f}"
         )
 
 
