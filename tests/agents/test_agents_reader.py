@@ -153,25 +153,17 @@ def test_holding_model_reads_the_rivers(preset: str) -> None:
     assert _deviance(mu, y) < 0.93 * _deviance(mu0, y)
 
 
-def test_fit_reader_runs_from_scratch() -> None:
-    """The one command that rebuilds the models runs (a tiny fit, --check writes nothing)."""
+@pytest.mark.parametrize(
+    ("script", "marks"),
+    [("fit_reader.py", ("seed ready:", "app live:")), ("fit_holding.py", ("seed:", "app:"))],
+)
+def test_fit_script_runs_from_scratch(script: str, marks: tuple[str, str]) -> None:
+    """The one command that rebuilds each reader model runs (a tiny fit, --check writes nothing)."""
     out = subprocess.run(
-        [sys.executable, str(ROOT / "scripts" / "fit_reader.py"), "--hands", "25", "--jobs", "1", "--check"],
+        [sys.executable, str(ROOT / "scripts" / script), "--hands", "25", "--jobs", "1", "--check"],
         capture_output=True,
         text=True,
         timeout=300,
         check=True,
     ).stdout
-    assert "seed ready:" in out and "app live:" in out and "held out" in out
-
-
-def test_fit_holding_runs_from_scratch() -> None:
-    """The one command that rebuilds the holding model runs (a tiny fit, --check writes nothing)."""
-    out = subprocess.run(
-        [sys.executable, str(ROOT / "scripts" / "fit_holding.py"), "--hands", "25", "--jobs", "1", "--check"],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=True,
-    ).stdout
-    assert "seed:" in out and "app:" in out and "held out" in out
+    assert all(mark in out for mark in marks) and "held out" in out
