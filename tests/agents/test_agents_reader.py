@@ -6,6 +6,7 @@ import math
 import random
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -24,18 +25,15 @@ from sichuan_mahjong.agents.reader import (
 )
 from sichuan_mahjong.game.sample import sample_game
 from sichuan_mahjong.game.state import Game
+from sichuan_mahjong.game.view import Observation
 from sichuan_mahjong.tiles import NUM_KINDS
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _odds_and_truth(preset: str, hands: int) -> tuple[list[float], list[int], list[float], list[int]]:
-    """P(ready) against the real hands, and P(deal-in) of each held tile against them, at discard decisions."""
+def _play_decisions(preset: str, hands: int) -> Iterator[tuple[Game, int, Observation]]:
+    """Every discard decision (the seat, its view) of ``hands`` games of four experts, on unseen seeds."""
     rules = sm.Rules.preset(preset)
-    p_ready: list[float] = []
-    ready: list[int] = []
-    p_deal: list[float] = []
-    deals: list[int] = []
     for seed in range(hands):
         game = Game(rules, seed=900 + seed)
         bots = [make_agent("expert", seed=seed * 4 + s) for s in range(4)]
@@ -43,20 +41,29 @@ def _odds_and_truth(preset: str, hands: int) -> tuple[list[float], list[int], li
             asked = game.to_act()
             for s in asked:
                 view = game.view(s)
-                if view.phase != "play":
-                    continue
-                odds = ready_odds(view)
-                for o in range(4):
-                    if o != s and view.active[o]:
-                        p_ready.append(odds[o])
-                        ready.append(int(game._is_ready(o)))
-                h = read_view(view)
-                held = [t for t in range(NUM_KINDS) if h.counts[t]]
-                for t, risks in deal_in(view, h, held).items():
-                    p_deal.append(1 - math.prod(1 - p for _, p in risks))
-                    wins = (game._is_ready(o) and game._counts[o][t] < 4 and game._wins_with(o, t) for o, _ in risks)
-                    deals.append(int(any(wins)))
+                if view.phase == "play":
+                    yield game, s, view
             game.step({s: bots[s].act(game.view(s), legal) for s, legal in asked.items()})
+
+
+def _odds_and_truth(preset: str, hands: int) -> tuple[list[float], list[int], list[float], list[int]]:
+    """P(ready) against the real hands, and P(deal-in) of each held tile against them, at discard decisions."""
+    p_ready: list[float] = []
+    ready: list[int] = []
+    p_deal: list[float] = []
+    deals: list[int] = []
+    for game, s, view in _play_decisions(preset, hands):
+        odds = ready_odds(view)
+        for o in range(4):
+            if o != s and view.active[o]:
+                p_ready.append(odds[o])
+                ready.append(int(game._is_ready(o)))
+        h = read_view(view)
+        held = [t for t in range(NUM_KINDS) if h.counts[t]]
+        for t, risks in deal_in(view, h, held).items():
+            p_deal.append(1 - math.prod(1 - p for _, p in risks))
+            wins = (game._is_ready(o) and game._counts[o][t] < 4 and game._wins_with(o, t) for o, _ in risks)
+            deals.append(int(any(wins)))
     return p_ready, ready, p_deal, deals
 
 
@@ -123,31 +130,21 @@ def test_holding_model_reads_the_rivers(preset: str) -> None:
     """On hands the model never saw: the copies of each kind it expects a seat to hold (its weight times the
     uniform rate, concealed count x unseen copies / unseen copies it may hold) add up to the concealed tiles and
     predict the real counts better than the uniform rate does (Poisson deviance)."""
-    rules = sm.Rules.preset(preset)
     mu: list[float] = []
     mu0: list[float] = []
     y: list[int] = []
-    for seed in range(12):
-        game = Game(rules, seed=900 + seed)
-        bots = [make_agent("expert", seed=seed * 4 + s) for s in range(4)]
-        while not game.is_over:
-            asked = game.to_act()
-            for s in asked:
-                view = game.view(s)
-                if view.phase != "play":
-                    continue
-                unseen = read_view(view).unseen
-                weights = hold_weights(view, unseen)
-                for o in range(4):
-                    if o == s or not view.active[o]:
-                        continue
-                    kinds = hold_kinds(view, unseen, o)
-                    pool = sum(unseen[t] for t in kinds)
-                    for t in kinds:
-                        mu0.append(unseen[t] * view.concealed_counts[o] / pool)
-                        mu.append(weights[o][t] * mu0[-1])
-                        y.append(game._counts[o][t])
-            game.step({s: bots[s].act(game.view(s), legal) for s, legal in asked.items()})
+    for game, s, view in _play_decisions(preset, 12):
+        unseen = read_view(view).unseen
+        weights = hold_weights(view, unseen)
+        for o in range(4):
+            if o == s or not view.active[o]:
+                continue
+            kinds = hold_kinds(view, unseen, o)
+            pool = sum(unseen[t] for t in kinds)
+            for t in kinds:
+                mu0.append(unseen[t] * view.concealed_counts[o] / pool)
+                mu.append(weights[o][t] * mu0[-1])
+                y.append(game._counts[o][t])
     assert len(y) > 5000
     assert abs(sum(mu) / sum(y) - 1) < 0.1
     assert _deviance(mu, y) < 0.93 * _deviance(mu0, y)
