@@ -47,7 +47,7 @@ it matters and the expert's own prices are close, the master plays the hand out 
 
 The first master (plain samples: ``read=False, shaped=0, implied_voids=False, policy="mixed"``, 6 play-outs)
 gained +0.06 a hand over three experts (4,000 hands a rule set, intervals across zero); this one, +0.18 (app
-rules, 18,500 hands) and +0.11 (seed rules, 15,200, claims left to the expert), both intervals above zero;
+rules, 18,500 hands) and +0.11 (seed rules, 16,200, claims left to the expert), both intervals above zero;
 ``docs/bots.md`` has the measurements.
 
 ``samples`` (play-outs per candidate) and ``think_ms`` (a time budget per decision that stops sampling early)
