@@ -10,7 +10,9 @@ over, as in ``decision_regret.py``: ``--samples`` times on the master's own samp
 decides by) and ``--oracle`` times from the real position with only the wall reshuffled (what the choice is
 worth: the truth up to the luck of the draws to come, the experts playing on); of each play-out, apart, what a
 discard paid at once when it dealt in. One JSON line per decision. With ``--streams``, every play-out (search and
-oracle) gives each seat a stream of draws of its own (``MasterAgent(streams=True)``).
+oracle) gives each seat a stream of draws of its own (``MasterAgent(streams=True)``); with ``--holding``, the
+search's samples deal the others' hands by what their rivers say they hold (``MasterAgent(holding=True)``; the
+oracle's play-outs are the same as without: the same seed pairs the two records).
 
 ``gates``: the oracle's gain over the expert's choices of a gate (the master's: a challenger replaces the
 expert's choice when its mean gain on the search's samples is at least ``MIN_GAIN`` and ``z`` standard errors),
@@ -42,7 +44,7 @@ import sichuan_mahjong as sm
 from sichuan_mahjong.agents.expert import ExpertAgent, feared_loss
 from sichuan_mahjong.agents.hand import read_view
 from sichuan_mahjong.agents.master import SAMPLES, SCOPES, MasterAgent, Z, _gains
-from sichuan_mahjong.agents.reader import deal_in, ready_odds
+from sichuan_mahjong.agents.reader import deal_in, hold_weights, ready_odds
 from sichuan_mahjong.game.actions import Action, ActionKind
 from sichuan_mahjong.game.sample import SampleError, reshuffled, seat_streams
 from sichuan_mahjong.game.state import Game
@@ -105,6 +107,7 @@ def collect(
     out: Any,
     scope: str = "auto",
     streams: bool = False,
+    holding: bool = False,
 ) -> None:
     rng = random.Random(seed)
     split = seat_streams if streams else (lambda g: g)
@@ -112,11 +115,12 @@ def collect(
     for n, game, seat, view, legal, choice in decisions(rules, hands, seed):
         if view.phase not in ("play", "claim"):
             continue
-        master = MasterAgent(rng.getrandbits(32), samples=samples, scope=scope)
+        master = MasterAgent(rng.getrandbits(32), samples=samples, scope=scope, holding=holding)
         candidates = master._candidates(view, legal, choice)
         if len(candidates) < 2:
             continue
         master._odds = ready_odds(view)
+        master._hold = hold_weights(view, read_view(view).unseen) if holding else None
         try:
             seeds = [master._seed(view) for _ in range(samples)]
             search = [[play_split(split(master._sample(view, s)), seat, a, s) for s in seeds] for a in candidates]
@@ -372,6 +376,7 @@ def main() -> None:
     c.add_argument("--oracle", type=int, default=16, help="oracle play-outs per candidate")
     c.add_argument("--scope", default="auto", choices=SCOPES, help="the decisions searched (MasterAgent's scope)")
     c.add_argument("--streams", action="store_true", help="every play-out's seats draw from streams of their own")
+    c.add_argument("--holding", action="store_true", help="the search deals the others' hands by hold_weights")
     c.add_argument("--out", required=True, help="JSON lines file to write")
     g = sub.add_parser("gates", help="the oracle's gain of gate rules over recorded decisions")
     g.add_argument("path")
@@ -383,7 +388,9 @@ def main() -> None:
             raise SystemExit("--hands must be at least 1, --samples and --oracle at least 2")
         with open(args.out, "w", encoding="utf-8") as out:
             rules = sm.Rules.preset(args.rules)
-            collect(rules, args.hands, args.seed, args.samples, args.oracle, out, args.scope, args.streams)
+            collect(
+                rules, args.hands, args.seed, args.samples, args.oracle, out, args.scope, args.streams, args.holding
+            )
     else:
         gates(args.path, args.hands, args.samples)
 
