@@ -23,6 +23,9 @@ replaced by the reader's feared loss; and gates fitted on half the hands (a ``z`
 the oracle's gain on what the search says), measured on the other half, each paired with the master's gate on the
 same records. The gains are what a single deviation is worth on the expert's path: an upper bound to confirm on
 duplicate deals (``strength.py``), not a substitute (docs/bots.md).
+
+``compare a.jsonl b.jsonl``: two ``collect`` runs of the same hands and seed that searched differently (one with
+``--holding``, say), paired on the decisions both recorded with the same oracle play-outs.
 """
 
 from __future__ import annotations
@@ -213,7 +216,8 @@ def _paired(a: list[float], b: list[float]) -> str:
 ZS = (0.5, 1.0, 1.5, 2.0, 2.5)
 
 
-def gates(path: str, hands: int | None, samples: int | None) -> None:
+def load(path: str, samples: int | None = None) -> list[Record]:
+    """The records of a ``collect`` file, keeping only the first ``samples`` search play-outs if given."""
     with open(path, encoding="utf-8") as f:
         records = [json.loads(line) for line in f]
     if samples is not None:
@@ -221,6 +225,11 @@ def gates(path: str, hands: int | None, samples: int | None) -> None:
             for key in ("search", "search_at_once"):
                 if key in r:
                     r[key] = [xs[:samples] for xs in r[key]]
+    return records
+
+
+def gates(path: str, hands: int | None, samples: int | None) -> None:
+    records = load(path, samples)
     n = hands if hands is not None else max(r["hand"] for r in records) + 1
     seat_hands = 4 * n
     counts: dict[str, int] = defaultdict(int)
@@ -277,6 +286,32 @@ def gates(path: str, hands: int | None, samples: int | None) -> None:
             return rules[1 - int(r["hand"]) % 2](r)
 
         print(f"{name}, fitted on the other half: {_paired(seat_hand_gains(records, seat_hands, cross), master)}")
+
+
+def compare(path_a: str, path_b: str) -> None:
+    """Two ``collect`` runs of the same hands that searched differently (e.g. one with ``--holding``), paired on
+    the decisions both recorded with the same oracle play-outs: the master's gate's gain by kind in each and
+    b's over a's, and how well each search follows the oracle."""
+    a, b = load(path_a), load(path_b)
+    n = max(r["hand"] for r in a + b) + 1
+
+    def key(r: Record) -> tuple[Any, ...]:
+        return r["hand"], r["seat"], r["wall"], tuple(r["candidates"])
+
+    by_key = {key(r): r for r in b}
+    pairs = [(r, by_key[key(r)]) for r in a if key(r) in by_key and by_key[key(r)]["oracle"] == r["oracle"]]
+    print(f"{len(pairs)} decisions with the same oracle in both ({len(a)} in {path_a}, {len(b)} in {path_b})")
+    ra, rb = [x for x, _ in pairs], [y for _, y in pairs]
+    print("the master's gate, the oracle's gain per seat and hand [95% CI], first deviations: a, b, b - a")
+    for kd in [None, *sorted({r["kind"] for r in ra})]:
+        rule = gate_rule(kinds=None if kd is None else (kd,))
+        ga, gb = seat_hand_gains(ra, 4 * n, rule), seat_hand_gains(rb, 4 * n, rule)
+        diff = _ci([y - x for x, y in zip(ga, gb, strict=True)])
+        print(f"  {kd or 'all':10} {_ci(ga)}  {_ci(gb)}  {diff}")
+    print("by kind, how well each search follows the oracle (as in gates)")
+    for kd in sorted({r["kind"] for r in ra}):
+        print(f"  {kd:10} a: " + agreement([r for r in ra if r["kind"] == kd]))
+        print(f"  {'':10} b: " + agreement([r for r in rb if r["kind"] == kd]))
 
 
 def with_reader_danger(record: Record, scale: float) -> Record:
@@ -382,6 +417,9 @@ def main() -> None:
     g.add_argument("path")
     g.add_argument("--hands", type=int, default=None, help="hands played (default: the last recorded + 1)")
     g.add_argument("--samples", type=int, default=None, help="use only the first this many search play-outs")
+    p = sub.add_parser("compare", help="two collect runs of the same hands, paired decision by decision")
+    p.add_argument("path_a")
+    p.add_argument("path_b")
     args = parser.parse_args()
     if args.command == "collect":
         if args.hands < 1 or args.samples < 2 or args.oracle < 2:
@@ -391,6 +429,8 @@ def main() -> None:
             collect(
                 rules, args.hands, args.seed, args.samples, args.oracle, out, args.scope, args.streams, args.holding
             )
+    elif args.command == "compare":
+        compare(args.path_a, args.path_b)
     else:
         gates(args.path, args.hands, args.samples)
 
