@@ -32,7 +32,6 @@ from decision_regret import expert_hands
 
 import sichuan_mahjong as sm
 from sichuan_mahjong.agents.master import MasterAgent, play_on
-from sichuan_mahjong.agents.reader import ready_odds
 from sichuan_mahjong.game.actions import Action, ActionKind
 from sichuan_mahjong.game.sample import SampleError, reshuffled, seat_streams
 from sichuan_mahjong.game.state import Game
@@ -49,7 +48,7 @@ def playouts(
     master: MasterAgent, game: Game, view: Observation, cands: list[Action], samples: int, depths: Sequence[int]
 ) -> dict[str, list[list[float]]]:
     """Per kind of play-out, per sample, each candidate's value (nothing when a sample cannot be drawn)."""
-    master._odds = ready_odds(view)
+    master._read_samples(view)
     rows: dict[str, list[list[float]]] = {k: [] for k in kinds(depths)}
     me = view.seat
     try:

@@ -47,7 +47,7 @@ import sichuan_mahjong as sm
 from sichuan_mahjong.agents.expert import ExpertAgent, feared_loss
 from sichuan_mahjong.agents.hand import read_view
 from sichuan_mahjong.agents.master import SAMPLES, SCOPES, MasterAgent, Z, _gains
-from sichuan_mahjong.agents.reader import deal_in, hold_weights, ready_odds
+from sichuan_mahjong.agents.reader import deal_in
 from sichuan_mahjong.game.actions import Action, ActionKind
 from sichuan_mahjong.game.sample import SampleError, reshuffled, seat_streams
 from sichuan_mahjong.game.state import Game
@@ -122,8 +122,7 @@ def collect(
         candidates = master._candidates(view, legal, choice)
         if len(candidates) < 2:
             continue
-        master._odds = ready_odds(view)
-        master._hold = hold_weights(view, read_view(view).unseen) if holding else None
+        master._read_samples(view)
         try:
             seeds = [master._seed(view) for _ in range(samples)]
             search = [[play_split(split(master._sample(view, s)), seat, a, s) for s in seeds] for a in candidates]

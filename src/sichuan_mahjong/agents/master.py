@@ -152,13 +152,13 @@ class MasterAgent(ExpertAgent):
         self.plans = tuple(plans)
         self.value_depth = value_depth
         self._plan_bots = {p: PLANS[p](0) for p in self.plans}
-        self._odds: list[float] | None = None  # the read odds of the decision being searched
+        self._odds: list[float] | None = None  # what the samples of the decision being searched are drawn by
         self._waits: list[list[float]] | None = None
+        self._hold: list[list[float]] | None = None
         self.max_samples = samples if max_samples is None else max(samples, max_samples)
         self.claim_samples = claim_samples
         self.streams = streams
         self.holding = holding
-        self._hold: list[list[float]] | None = None
         self.searched = 0  # decisions searched, and of those, overruled (for the benchmarks)
         self.overruled = 0
 
@@ -220,12 +220,17 @@ class MasterAgent(ExpertAgent):
         return [(choice, None), *out] if alone and out else out
 
     # ------------------------------------------------------------------------------------------ search
-    def _search(self, view: Observation, candidates: list[tuple[Action, str | None]], choice: Action) -> Action:
-        start = time.perf_counter()
-        budget = None if self.think_ms is None else self.think_ms / 1000.0
+    def _read_samples(self, view: Observation) -> None:
+        """Read what this decision's samples are drawn by, as the options ask: each other seat's odds of being
+        ready (``read``), of waiting on each kind (``waits``), of holding each kind (``holding``)."""
         self._odds = ready_odds(view) if self.read else None
         self._waits = wait_odds(view, read_view(view).unseen) if self.read and self.waits else None
         self._hold = hold_weights(view, read_view(view).unseen) if self.holding else None
+
+    def _search(self, view: Observation, candidates: list[tuple[Action, str | None]], choice: Action) -> Action:
+        start = time.perf_counter()
+        budget = None if self.think_ms is None else self.think_ms / 1000.0
+        self._read_samples(view)
         samples, max_samples = self.samples, self.max_samples
         if view.phase == "claim" and self.claim_samples is not None:
             samples, max_samples = self.claim_samples, max(max_samples, self.claim_samples)
