@@ -41,7 +41,9 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from sichuan_mahjong.agents import master
+from sichuan_mahjong.agents.advantage import advantage_choice
 from sichuan_mahjong.agents.base import register
+from sichuan_mahjong.agents.expert import ExpertAgent
 from sichuan_mahjong.agents.master import MasterAgent
 from sichuan_mahjong.game import sample
 from sichuan_mahjong.game.actions import Action
@@ -98,3 +100,12 @@ def _hold_shaped(fraction: float) -> Callable[[int | None], MasterAgent]:
 
 register("m_hold_full")(_hold_shaped(1.0))
 register("m_hold_none")(_hold_shaped(0.0))
+
+
+class _ExpertAdvantage(ExpertAgent):
+    def act(self, view: Observation, legal: Sequence[Action]) -> Action:
+        return advantage_choice(self, view, legal, super().act(view, legal))
+
+
+register("m_adv")(_variant(advantage=True))
+register("e_adv")(_ExpertAdvantage)

@@ -1,0 +1,163 @@
+"""A discard's advantage over the expert's, learned from randomized play: what each near-equal discard is worth.
+
+At a discard near ready, the expert's best few discards are priced close together, and the master's play-outs
+are too noisy to tell them apart (``docs/bots.md``). Here they are told apart by experiment instead: four experts
+play, and at some of those decisions a seat discards one of the candidates drawn uniformly at random
+(``benchmarks/discard_advantage.py``). Because the draw is random, the mean of what the seat scores from then
+on, compared across candidates with the same features, is each feature's causal worth, whatever the hidden
+hands held: the hidden hands are as they fall in real play, not as a sampler draws them.
+
+:func:`discard_features` describes each candidate (as a difference from the expert's best) by what the seat
+sees: the expert's price and its parts, the reader's odds of dealing in, shanten and useful tiles after, the
+tile's shape. :data:`~sichuan_mahjong.agents.advantage_model.WEIGHTS` (a ridge fit) turns them into points.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sichuan_mahjong.agents.advantage_model import ADVANTAGE
+from sichuan_mahjong.agents.expert import ExpertAgent, TableRead, feared_loss
+from sichuan_mahjong.agents.hand import HandState, read_view
+from sichuan_mahjong.agents.reader import deal_in, hold_weights
+from sichuan_mahjong.game.actions import Action, ActionKind
+from sichuan_mahjong.game.view import Observation
+
+__all__ = ["CANDIDATE_FEATURES", "STATE_FEATURES", "advantage_choice", "discard_candidates", "discard_features"]
+
+#: Candidates: the expert's best discards priced within this of its best ...
+MARGIN = 0.5
+#: ... at most this many ...
+TOP = 3
+#: ... when the best leaves the hand at most this far from ready (shanten).
+NEAR = 1
+
+CANDIDATE_FEATURES = (
+    "price",
+    "gain",
+    "expert danger",
+    "kong feed",
+    "read danger",
+    "read deal-in",
+    "read deal-in, most",
+    "shanten",
+    "useful / 10",
+    "centrality / 4",
+    "copies held",
+    "unseen / 4",
+    "suit held / 14",
+    "read danger x late",
+    "useful x late",
+    "gain x late",
+    "useful in the wall / 10",
+    "others hold it",
+    "gain x ready",
+    "useful in the wall x late",
+)
+
+STATE_FEATURES = ("1", "wall / 55", "least shanten", "best price", "best gain", "ready weight", "seats in / 4", "报叫")
+
+
+def discard_candidates(
+    bot: ExpertAgent, view: Observation, h: HandState, read: TableRead, discards: Sequence[int]
+) -> list[tuple[float, int]]:
+    """(the expert's price, tile) of the candidates, the expert's best first; fewer than two: none to choose."""
+    scored = bot._discard_scores(view, h, read, discards)
+    t0 = scored[0][1]
+    h.remove(t0)
+    near = h.shanten() <= NEAR
+    h.add(t0)
+    if not near:
+        return []
+    best = scored[0][0]
+    return [(v, t) for v, t in scored[:TOP] if v >= best - MARGIN]
+
+
+def discard_features(
+    bot: ExpertAgent, view: Observation, h: HandState, read: TableRead, candidates: Sequence[tuple[float, int]]
+) -> tuple[list[list[float]], list[float]]:
+    """Each candidate's features (:data:`CANDIDATE_FEATURES`) less those of the first (the expert's choice), and
+    the decision's own (:data:`STATE_FEATURES`): what it is worth whichever candidate is played, a baseline that
+    takes some of the luck out of the outcome when fitting and measuring, never part of the choice."""
+    late = max(0.0, min(1.0, 1.0 - view.wall_count / 55))
+    risks = deal_in(view, h, [t for _, t in candidates])
+    declared = view.ready[view.seat]
+    per_suit = h.suit_counts()
+    shanten = {}
+    for _, t in candidates:
+        h.remove(t)
+        shanten[t] = h.shanten()
+        h.add(t)
+    least = min(shanten.values())
+    # The copies of each kind the others hold (the holding model's reading), and so those left in the wall.
+    hold = hold_weights(view, h.unseen)
+    share = [view.concealed_counts[o] / max(1, sum(h.unseen)) for o in range(4)]
+    others = [o for o in range(4) if o != view.seat and view.active[o]]
+    held = [sum(h.unseen[t] * share[o] * hold[o][t] for o in others) for t in range(len(h.unseen))]
+    in_wall = [max(0.0, h.unseen[t] - held[t]) for t in range(len(h.unseen))]
+    rows = []
+    for price, t in candidates:
+        s = shanten[t]
+        h.remove(t)
+        gain = bot._hand_value(view, h, read, s, declared, s == least) if s <= least + 1 else 0.0
+        useful = h.ukeire(s) / 10
+        wall_useful = sum(in_wall[u] for u in h.useful(s)) / 10
+        h.add(t)
+        risk = risks[t]
+        danger = sum(p * feared_loss(view, o) for o, p in risk)
+        rows.append(
+            [
+                price,
+                gain,
+                bot.danger_scale * read.danger[t],
+                read.kong_feed[t],
+                danger,
+                sum(p for _, p in risk),
+                max((p for _, p in risk), default=0.0),
+                float(s),
+                useful,
+                min(t % 9, 8 - t % 9) / 4,
+                float(h.counts[t]),
+                h.unseen[t] / 4,
+                per_suit[t // 9] / 14,
+                danger * late,
+                useful * late,
+                gain * late,
+                wall_useful,
+                held[t],
+                gain * (least == 0),
+                wall_useful * late,
+            ]
+        )
+    first = rows[0]
+    state = [
+        1.0,
+        view.wall_count / 55,
+        float(least),
+        first[0],
+        first[1],
+        read.ready_weight,
+        sum(view.active) / 4,
+        float(declared),
+    ]
+    return [[x - y for x, y in zip(row, first, strict=True)] for row in rows], state
+
+
+def advantage_choice(bot: ExpertAgent, view: Observation, legal: Sequence[Action], choice: Action) -> Action:
+    """At a discard near ready with no kong offered, the candidate the fitted advantage prices best, where it
+    beats the expert's ``choice`` by more than the fit's margin; ``choice`` everywhere else."""
+    if view.phase != "play" or choice.kind is not ActionKind.DISCARD:
+        return choice
+    if any(a.kind in (ActionKind.CONCEALED_KONG, ActionKind.ADDED_KONG) for a in legal):
+        return choice
+    discards = [a.tile_index for a in legal if a.kind is ActionKind.DISCARD]
+    h = read_view(view)
+    read = bot._read(view, h)
+    candidates = discard_candidates(bot, view, h, read, discards)
+    if len(candidates) < 2 or candidates[0][1] != choice.tile_index:
+        return choice
+    weights, margin = ADVANTAGE[view.rules.max_fan is not None]
+    rows, _ = discard_features(bot, view, h, read, candidates)
+    adv = [sum(w * x for w, x in zip(weights, row, strict=True)) for row in rows]
+    best = max(range(len(adv)), key=adv.__getitem__)
+    return Action.discard(candidates[best][1]) if adv[best] > margin else choice

@@ -1,0 +1,136 @@
+"""The learned discard advantage (agents/advantage.py): read from the view alone, it replaces the expert's discard
+only where the fit prices a candidate above it by more than the margin; and benchmarks/discard_advantage.py,
+which fits it, recovers an effect planted in random draws."""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+import sichuan_mahjong as sm
+from sichuan_mahjong.agents import advantage, advantage_model, make_agent
+from sichuan_mahjong.agents.advantage import CANDIDATE_FEATURES, advantage_choice, discard_candidates, discard_features
+from sichuan_mahjong.agents.expert import ExpertAgent
+from sichuan_mahjong.agents.hand import read_view
+from sichuan_mahjong.agents.master import MasterAgent
+from sichuan_mahjong.game.actions import Action, ActionKind
+from sichuan_mahjong.game.sample import sample_game
+from sichuan_mahjong.game.state import Game
+from sichuan_mahjong.game.view import Observation
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+import discard_advantage
+
+N = len(CANDIDATE_FEATURES)
+
+
+def choice_views(preset: str, limit: int) -> list[tuple[Observation, Action]]:
+    """(view, the expert's discard) where only discards are legal and the expert has at least two candidates,
+    in expert-played hands."""
+    out: list[tuple[Observation, Action]] = []
+    bot = ExpertAgent(seed=0)
+    for seed in range(20):
+        game = Game(sm.Rules.preset(preset), seed=seed)
+        bots = [make_agent("expert", seed=s) for s in range(4)]
+        while not game.is_over and len(out) < limit:
+            answers = {}
+            for s, legal in game.to_act().items():
+                view = game.view(s)
+                answers[s] = bots[s].act(view, legal)
+                discards = [a.tile_index for a in legal if a.kind is ActionKind.DISCARD]
+                plain = all(a.kind is ActionKind.DISCARD for a in legal)  # no win, kong or 报叫 offered
+                if view.phase == "play" and plain and len(discards) > 1:
+                    h = read_view(view)
+                    if len(discard_candidates(bot, view, h, bot._read(view, h), discards)) > 1:
+                        out.append((view, answers[s]))
+            game.step(answers)
+    return out
+
+
+@pytest.mark.parametrize("preset", ["app", "seed"])
+def test_hidden_tiles_do_not_change_the_features_or_the_choice(preset: str) -> None:
+    bot = ExpertAgent(seed=0)
+    for k, (view, choice) in enumerate(choice_views(preset, 6)):
+        a = sample_game(view, random.Random(100 + k)).view(view.seat)
+        b = sample_game(view, random.Random(200 + k)).view(view.seat)
+        assert a == b
+        ha, hb = read_view(a), read_view(b)
+        discards = [t.index for t in a.hand] + ([a.drawn.index] if a.drawn else [])
+        ca = discard_candidates(bot, a, ha, bot._read(a, ha), sorted(set(discards)))
+        cb = discard_candidates(bot, b, hb, bot._read(b, hb), sorted(set(discards)))
+        assert ca == cb
+        assert discard_features(bot, a, ha, bot._read(a, ha), ca) == discard_features(bot, b, hb, bot._read(b, hb), cb)
+        assert advantage_choice(bot, a, a.legal, choice) == advantage_choice(bot, b, b.legal, choice)
+
+
+def test_features_are_differences_from_the_experts_choice() -> None:
+    bot = ExpertAgent(seed=0)
+    for view, choice in choice_views("app", 5):
+        h = read_view(view)
+        discards = sorted({a.tile_index for a in view.legal if a.kind is ActionKind.DISCARD})
+        candidates = discard_candidates(bot, view, h, bot._read(view, h), discards)
+        assert candidates[0][1] == choice.tile_index
+        rows, state = discard_features(bot, view, h, bot._read(view, h), candidates)
+        assert rows[0] == [0.0] * N and len(rows) == len(candidates) and all(len(r) == N for r in rows)
+        assert rows[1][0] == pytest.approx(candidates[1][0] - candidates[0][0])  # the price, and it is lower
+        assert rows[1][0] <= 0 and len(state) == len(advantage.STATE_FEATURES)
+
+
+def test_the_fit_and_its_margin_decide(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A fit that prefers the lower price deviates to the expert's worst candidate; a margin out of reach never."""
+    bot = ExpertAgent(seed=0)
+    cheap = (-1.0,) + (0.0,) * (N - 1)
+    for view, choice in choice_views("app", 5):
+        h = read_view(view)
+        discards = sorted({a.tile_index for a in view.legal if a.kind is ActionKind.DISCARD})
+        worst = discard_candidates(bot, view, h, bot._read(view, h), discards)[-1][1]
+        monkeypatch.setitem(advantage_model.ADVANTAGE, True, (cheap, 0.0))
+        assert advantage_choice(bot, view, view.legal, choice) == Action.discard(worst) != choice
+        monkeypatch.setitem(advantage_model.ADVANTAGE, True, (cheap, 1e9))
+        assert advantage_choice(bot, view, view.legal, choice) == choice
+
+
+def test_master_with_advantage_answers_legally_without_searching_plain_discards() -> None:
+    bots = [MasterAgent(seed=1, advantage=True)] + [make_agent("expert", seed=s) for s in range(3)]
+    game = Game(sm.Rules.preset("seed"), seed=4)
+    while not game.is_over:
+        answers = {}
+        for s, legal in game.to_act().items():
+            answers[s] = bots[s].act(game.view(s), legal)
+            assert answers[s] in legal
+        game.step(answers)
+
+
+def test_the_fit_recovers_a_planted_effect() -> None:
+    """Random draws among candidates whose 'shanten' feature costs 0.8 a step, beside a state effect and noise."""
+    rng = np.random.default_rng(0)
+    records: list[dict[str, Any]] = []
+    for n in range(20000):
+        k = int(rng.integers(2, 4))
+        x = [[0.0] * N] + [list(rng.normal(0, 1, N)) for _ in range(k - 1)]
+        state = [1.0, float(rng.uniform()), 0.0, 0.0, 0.0, 0.0, 1.0, 0.0]
+        i = int(rng.integers(k))
+        y = 3.0 * state[1] - 0.8 * x[i][CANDIDATE_FEATURES.index("shanten")] + float(rng.normal(0, 3))
+        records.append({"hand": (0, n), "x": x, "state": state, "i": i, "y": y})
+    w, _ = discard_advantage.fit_weights(records, 1e-4)
+    assert w[CANDIDATE_FEATURES.index("shanten")] == pytest.approx(-0.8, abs=0.15)
+    others = np.delete(w, CANDIDATE_FEATURES.index("shanten"))
+    assert np.abs(others).max() < 0.2
+    gains = discard_advantage.policy_gain(records, w, np.array([0, 3.0, 0, 0, 0, 0, 0, 0]), 0.0)
+    assert np.mean(gains) > 0.3  # choosing the fewer steps gains, measured from the random draws alone
+
+
+def test_collect_writes_random_draws_and_what_followed(tmp_path: Path) -> None:
+    out = tmp_path / "adv.jsonl"
+    with out.open("w") as f:
+        discard_advantage.collect(sm.Rules.preset("app"), 3, 5, 1.0, f)
+    records, eligible = discard_advantage.load([str(out)])
+    assert len(eligible) == 3 and records
+    assert sum(sum(e) for e in eligible.values()) == len(records)  # explore 1.0: every choice drawn
+    assert {r["i"] for r in records} >= {0, 1}
+    assert all(r["x"][0] == [0.0] * N and 0 <= r["i"] < len(r["x"]) for r in records)
