@@ -33,6 +33,10 @@ two differ only where the variant searches differently, so the interval is narro
 * ``m_hold``: the others' hands dealt by what their rivers say they hold (``holding=True``,
   :func:`~sichuan_mahjong.agents.reader.hold_weights`); ``m_hold_full``, ``m_hold_none``: the same, each
   dealt hand then played on all (none) of the ``shaped`` turns (``sample.HOLD_SHAPED`` 1.0, 0.0; default 0.5).
+* ``m_search``: the master before the learned discards (``advantage=False``: plain discards near ready searched
+  too); every variant above is this master with its change, so screens against it reproduce as written.
+* ``m_adv``: the master (``advantage=True``, now the default): plain discards by the learned advantage,
+  :mod:`sichuan_mahjong.agents.advantage`; ``e_adv``: the expert with the learned discards and no search.
 """
 
 from __future__ import annotations
@@ -61,6 +65,10 @@ class _Wide(MasterAgent):
 
 
 def _variant(cls: type[MasterAgent] = MasterAgent, **options: Any) -> Callable[[int | None], MasterAgent]:
+    """A master with these options; ``advantage=False`` unless given: every variant below ``m_adv`` was screened
+    against the master before the learned discards (now ``m_search``), and changes that one."""
+    options.setdefault("advantage", False)
+
     def make(seed: int | None = None) -> MasterAgent:
         return cls(seed, **options)
 
@@ -93,7 +101,7 @@ register("m_hold")(_variant(holding=True))
 def _hold_shaped(fraction: float) -> Callable[[int | None], MasterAgent]:
     def make(seed: int | None = None) -> MasterAgent:
         sample.HOLD_SHAPED = fraction  # read at each draw; only the holding variant's draws use it
-        return MasterAgent(seed, holding=True)
+        return MasterAgent(seed, holding=True, advantage=False)
 
     return make
 
@@ -107,5 +115,6 @@ class _ExpertAdvantage(ExpertAgent):
         return advantage_choice(self, view, legal, super().act(view, legal))
 
 
+register("m_search")(_variant())
 register("m_adv")(_variant(advantage=True))
 register("e_adv")(_ExpertAdvantage)

@@ -1,4 +1,5 @@
-"""The ``master`` bot: it searches, sees only its Observation, and is reproducible from its seed."""
+"""The ``master`` bot: it searches, sees only its Observation, and is reproducible from its seed. The search is
+tested with ``advantage=False`` (which searches plain discards too); the learned discards: test_agents_advantage."""
 
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ from sichuan_mahjong.game.view import Observation
 def searched_views(preset: str, seeds: range, limit: int) -> list[Observation]:
     """Views of seat decisions the master searches (it is asked at every seat of expert-played hands)."""
     out: list[Observation] = []
-    probe = MasterAgent(seed=0, samples=2, scope="all")
+    probe = MasterAgent(advantage=False, seed=0, samples=2, scope="all")
     for seed in seeds:
         game = Game(sm.Rules.preset(preset), seed=seed)
         bots = [make_agent("expert", seed=s) for s in range(4)]
@@ -82,7 +83,7 @@ def test_hidden_tiles_do_not_change_the_choice(preset: str, options: dict[str, A
         differ += [a._counts[s] for s in others] != [b._counts[s] for s in others]
         va, vb = a.view(view.seat), b.view(view.seat)
         assert va == vb
-        one, two = (MasterAgent(seed=9, samples=4, scope="all", **options) for _ in range(2))
+        one, two = (MasterAgent(advantage=False, seed=9, samples=4, scope="all", **options) for _ in range(2))
         assert one.act(va, va.legal) is two.act(vb, vb.legal)
         assert one.searched == two.searched == 1
     assert differ == len(views)
@@ -92,7 +93,7 @@ def test_same_seed_same_play_and_overruling_happens() -> None:
     views = searched_views("seed", range(6), 16)
 
     def answers(seed: int) -> list[Action]:
-        bot = MasterAgent(seed=seed, samples=4, z=0.5)
+        bot = MasterAgent(advantage=False, seed=seed, samples=4, z=0.5)
         return [bot.act(v, v.legal) for v in views]
 
     first = answers(3)
@@ -104,7 +105,7 @@ def test_same_seed_same_play_and_overruling_happens() -> None:
 
 def test_think_ms_cuts_the_search_short() -> None:
     view = searched_views("seed", range(4), 1)[0]
-    bot = MasterAgent(seed=1, samples=200, think_ms=0.0)
+    bot = MasterAgent(advantage=False, seed=1, samples=200, think_ms=0.0)
     assert bot.act(view, view.legal) in view.legal
     assert bot.searched == 1
     with pytest.raises(ValueError, match="samples must be at least 2, got 1"):
@@ -124,7 +125,7 @@ def test_think_ms_cuts_the_search_short() -> None:
 def test_plans_are_candidates_where_in_point_and_kept_to_in_their_play_outs() -> None:
     """A plan's differing discard is a candidate only where the expert's looks dangerous (a safe plan) or leaves
     the hand near ready (``speed``); its play-outs keep this seat on the plan's bot, and only this seat."""
-    bot = MasterAgent(seed=1, samples=2, plans=("fold", "speed"))
+    bot = MasterAgent(advantage=False, seed=1, samples=2, plans=("fold", "speed"))
     seen = {"fold": 0, "speed": 0}
     asked: list[int] = []
 
@@ -152,7 +153,7 @@ def test_plans_are_candidates_where_in_point_and_kept_to_in_their_play_outs() ->
 @pytest.mark.parametrize(("scope", "kinds"), [("claims", {"pass", "pung", "kong"}), ("discards", {"discard"})])
 def test_scope_limits_what_is_searched(scope: str, kinds: set[str]) -> None:
     views = searched_views("seed", range(6), 12)
-    bot = MasterAgent(seed=1, samples=2, scope=scope, policy="fast")
+    bot = MasterAgent(advantage=False, seed=1, samples=2, scope=scope, policy="fast")
     expert = make_agent("expert", seed=0)
     seen = 0
     for v in views:
@@ -166,7 +167,7 @@ def test_scope_limits_what_is_searched(scope: str, kinds: set[str]) -> None:
 def test_auto_scope_searches_claims_only_under_a_cap(preset: str, claims: bool) -> None:
     views = [v for v in searched_views(preset, range(8), 40) if v.phase == "claim"]
     assert views
-    auto = MasterAgent(seed=1, samples=2)
+    auto = MasterAgent(advantage=False, seed=1, samples=2)
     expert = make_agent("expert", seed=0)
     searched = [len(auto._candidates(v, v.legal, expert.act(v, v.legal))) > 1 for v in views]
     assert all(searched) if claims else not any(searched)
@@ -184,10 +185,10 @@ def test_undecided_challengers_are_sampled_further() -> None:
 
     extra: list[int] = []
     for v in views:
-        n = len(MasterAgent(seed=3)._candidates(v, v.legal, ExpertAgent(seed=3).act(v, v.legal)))
+        n = len(MasterAgent(advantage=False, seed=3)._candidates(v, v.legal, ExpertAgent(seed=3).act(v, v.legal)))
         for max_samples, out in ((None, None), (12, extra)):
             calls[0] = 0
-            Counting(seed=3, samples=4, max_samples=max_samples).act(v, v.legal)
+            Counting(advantage=False, seed=3, samples=4, max_samples=max_samples).act(v, v.legal)
             if out is None:
                 assert calls[0] == 4 * n
             else:
@@ -208,9 +209,9 @@ def test_claim_samples_play_claims_out_more_often_and_nothing_else() -> None:
             return super()._play_out(view, action, plan, seed)
 
     for v in views:
-        n = len(MasterAgent(seed=3)._candidates(v, v.legal, ExpertAgent(seed=3).act(v, v.legal)))
+        n = len(MasterAgent(advantage=False, seed=3)._candidates(v, v.legal, ExpertAgent(seed=3).act(v, v.legal)))
         calls[0] = 0
-        Counting(seed=3, samples=2, claim_samples=5).act(v, v.legal)
+        Counting(advantage=False, seed=3, samples=2, claim_samples=5).act(v, v.legal)
         assert calls[0] == (5 if v.phase == "claim" else 2) * n
     with pytest.raises(ValueError, match="claim_samples must be at least 2"):
         MasterAgent(claim_samples=1)

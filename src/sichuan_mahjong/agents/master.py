@@ -1,7 +1,11 @@
 """``master``: the expert, checked by search at the decisions where the expert is unsure.
 
-At every decision the expert's choice comes first (:class:`~sichuan_mahjong.agents.expert.ExpertAgent`). Where
-it matters and the expert's own prices are close, the master plays the hand out instead of pricing it:
+At every decision the expert's choice comes first (:class:`~sichuan_mahjong.agents.expert.ExpertAgent`). At a
+plain discard near ready (no kong offered), the expert's best few discards are told apart by a *learned
+advantage* (``advantage``, the default; :mod:`~sichuan_mahjong.agents.advantage`): what each is worth over the
+expert's, fitted on random draws among them in real play, where play-outs on samples were too noisy to tell them
+apart. Where a kong or a claim is at stake (and, with ``advantage=False``, at those discards too) and the
+expert's own prices are close, the master plays the hand out instead of pricing it:
 
 * **candidates**: near ready (the best discard leaves shanten <= 1), the expert's best discards whose price is
   within :data:`MARGIN` of the best (at most :data:`TOP`), and any kong offered; on a discard it could claim,
@@ -46,9 +50,9 @@ it matters and the expert's own prices are close, the master plays the hand out 
   paired differences vary an eighth as much at 4 draws); what it costs is the value's own bias.
 
 The first master (plain samples: ``read=False, shaped=0, implied_voids=False, policy="mixed"``, 6 play-outs)
-gained +0.06 a hand over three experts (4,000 hands a rule set, intervals across zero); this one, +0.18 (app
-rules, 18,500 hands) and +0.11 (seed rules, 16,200, claims left to the expert), both intervals above zero;
-``docs/bots.md`` has the measurements.
+gained +0.06 a hand over three experts (4,000 hands a rule set, intervals across zero); the search alone
+(``advantage=False``), +0.18 (app rules, 18,500 hands) and +0.11 (seed rules, 16,200, claims left to the
+expert); with the learned discards, more (``docs/bots.md`` has the measurements).
 
 ``samples`` (play-outs per candidate) and ``think_ms`` (a time budget per decision that stops sampling early)
 trade time for strength; ``policy`` (:data:`POLICIES`) picks the play-out bots and ``scope`` (:data:`SCOPES`)
@@ -119,7 +123,7 @@ class MasterAgent(ExpertAgent):
         claim_samples: int | None = None,
         streams: bool = False,
         holding: bool = False,
-        advantage: bool = False,
+        advantage: bool = True,
     ) -> None:
         super().__init__(seed)
         if value_depth is not None and value_depth < 0:
