@@ -1,6 +1,7 @@
 """Real decisions for tests that need them: the views of expert bots playing seeded hands.
 
-Shared by the engine's sampler tests and the master's (on pytest's and mypy's path as ``played``).
+Shared by the engine's sampler tests, the master's and the learned discards' (on pytest's and mypy's path as
+``played``).
 """
 
 from __future__ import annotations

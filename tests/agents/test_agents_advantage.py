@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 import sichuan_mahjong as sm
+from played import decision_views
 from sichuan_mahjong.agents import advantage, advantage_model, make_agent
 from sichuan_mahjong.agents.advantage import CANDIDATE_FEATURES, advantage_choice, discard_candidates, discard_features
 from sichuan_mahjong.agents.expert import ExpertAgent
@@ -34,21 +35,15 @@ def choice_views(preset: str, limit: int) -> list[tuple[Observation, Action]]:
     in expert-played hands."""
     out: list[tuple[Observation, Action]] = []
     bot = ExpertAgent(seed=0)
-    for seed in range(20):
-        game = Game(sm.Rules.preset(preset), seed=seed)
-        bots = [make_agent("expert", seed=s) for s in range(4)]
-        while not game.is_over and len(out) < limit:
-            answers = {}
-            for s, legal in game.to_act().items():
-                view = game.view(s)
-                answers[s] = bots[s].act(view, legal)
-                discards = [a.tile_index for a in legal if a.kind is ActionKind.DISCARD]
-                plain = all(a.kind is ActionKind.DISCARD for a in legal)  # no win, kong or 报叫 offered
-                if view.phase == "play" and plain and len(discards) > 1:
-                    h = read_view(view)
-                    if len(discard_candidates(bot, view, h, bot._read(view, h), discards)) > 1:
-                        out.append((view, answers[s]))
-            game.step(answers)
+    for _, view in decision_views(preset, range(20)):
+        discards = [a.tile_index for a in view.legal if a.kind is ActionKind.DISCARD]
+        plain = all(a.kind is ActionKind.DISCARD for a in view.legal)  # no win, kong or 报叫 offered
+        if view.phase == "play" and plain and len(discards) > 1:
+            h = read_view(view)
+            if len(discard_candidates(bot, view, h, bot._read(view, h), discards)) > 1:
+                out.append((view, bot.act(view, view.legal)))
+                if len(out) == limit:
+                    break
     return out
 
 
