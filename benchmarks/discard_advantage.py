@@ -29,7 +29,13 @@ from typing import Any
 import numpy as np
 
 import sichuan_mahjong as sm
-from sichuan_mahjong.agents.advantage import CANDIDATE_FEATURES, advantage_choice, discard_candidates, discard_features
+from sichuan_mahjong.agents.advantage import (
+    CANDIDATE_FEATURES,
+    advantage_choice,
+    discard_candidates,
+    discard_features,
+    plain_discard,
+)
 from sichuan_mahjong.agents.expert import ExpertAgent
 from sichuan_mahjong.agents.hand import read_view
 from sichuan_mahjong.game.actions import Action, ActionKind
@@ -54,8 +60,7 @@ def collect(rules: sm.Rules, hands: int, seed: int, explore: float, out: Any, be
                 view = game.view(s)
                 a = bots[s].act(view, legal)
                 discards = [b.tile_index for b in legal if b.kind is ActionKind.DISCARD]
-                kongs = any(b.kind in (ActionKind.CONCEALED_KONG, ActionKind.ADDED_KONG) for b in legal)
-                if view.phase == "play" and a.kind is ActionKind.DISCARD and len(discards) > 1 and not kongs:
+                if plain_discard(view, legal, a) and len(discards) > 1:
                     h = read_view(view)
                     read = bots[s]._read(view, h)
                     cands = discard_candidates(bots[s], view, h, read, discards)
@@ -200,13 +205,13 @@ def fit(paths: Sequence[str], lam: float, folds: int, write: str | None) -> None
             gains += policy_gain(test, w, base, margin)
             deviate += sum(1 for r in test if (np.array(r["x"]) @ w).max() > margin)
         share = deviate / len(records)
-        g = gains
+        mean = float(np.mean(gains))
         print(
-            f"margin {margin:.1f}: deviates at {share:.1%} of decisions; gain a decision {_ci(g)};"
-            f" a seat-hand ~{float(np.mean(g)) * per_seat_hand:+.3f}"
+            f"margin {margin:.1f}: deviates at {share:.1%} of decisions; gain a decision {_ci(gains)};"
+            f" a seat-hand ~{mean * per_seat_hand:+.3f}"
         )
-        if float(np.mean(g)) > best_gain:
-            best_margin, best_gain = margin, float(np.mean(g))
+        if mean > best_gain:
+            best_margin, best_gain = margin, mean
     w, base = fit_weights(records, lam)
     xs, _, _ = design(records)
     print("weights (all data), points per unit:")

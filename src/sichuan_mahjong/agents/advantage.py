@@ -27,7 +27,14 @@ from sichuan_mahjong.agents.reader import deal_in, hold_weights
 from sichuan_mahjong.game.actions import Action, ActionKind
 from sichuan_mahjong.game.view import Observation
 
-__all__ = ["CANDIDATE_FEATURES", "STATE_FEATURES", "advantage_choice", "discard_candidates", "discard_features"]
+__all__ = [
+    "CANDIDATE_FEATURES",
+    "STATE_FEATURES",
+    "advantage_choice",
+    "discard_candidates",
+    "discard_features",
+    "plain_discard",
+]
 
 #: Candidates: the expert's best discards priced within this of its best ...
 MARGIN = 0.5
@@ -60,6 +67,12 @@ CANDIDATE_FEATURES = (
 )
 
 STATE_FEATURES = ("1", "wall / 55", "least shanten", "best price", "best gain", "ready weight", "seats in / 4", "报叫")
+
+
+def plain_discard(view: Observation, legal: Sequence[Action], choice: Action) -> bool:
+    """Whether the advantage may decide: the expert discards in play and no kong is offered (kongs are searched)."""
+    kongs = (ActionKind.CONCEALED_KONG, ActionKind.ADDED_KONG)
+    return view.phase == "play" and choice.kind is ActionKind.DISCARD and not any(a.kind in kongs for a in legal)
 
 
 def discard_candidates(
@@ -150,9 +163,7 @@ def discard_features(
 def advantage_choice(bot: ExpertAgent, view: Observation, legal: Sequence[Action], choice: Action) -> Action:
     """At a discard near ready with no kong offered, the candidate the fitted advantage prices best, where it
     beats the expert's ``choice`` by more than the fit's margin; ``choice`` everywhere else."""
-    if view.phase != "play" or choice.kind is not ActionKind.DISCARD:
-        return choice
-    if any(a.kind in (ActionKind.CONCEALED_KONG, ActionKind.ADDED_KONG) for a in legal):
+    if not plain_discard(view, legal, choice):
         return choice
     discards = [a.tile_index for a in legal if a.kind is ActionKind.DISCARD]
     h = read_view(view)

@@ -67,7 +67,7 @@ import random
 import time
 from collections.abc import Callable, Sequence
 
-from sichuan_mahjong.agents.advantage import advantage_choice
+from sichuan_mahjong.agents.advantage import advantage_choice, plain_discard
 from sichuan_mahjong.agents.base import Agent, register
 from sichuan_mahjong.agents.efficient import EfficientAgent, _centrality, kind_of
 from sichuan_mahjong.agents.expert import ExpertAgent
@@ -173,10 +173,8 @@ class MasterAgent(ExpertAgent):
         choice = super().act(view, legal)
         if len(legal) == 1 or view.phase not in ("play", "claim"):
             return choice
-        if self.advantage and view.phase == "play" and choice.kind is ActionKind.DISCARD:
-            kongs = any(a.kind in (ActionKind.CONCEALED_KONG, ActionKind.ADDED_KONG) for a in legal)
-            if not kongs:
-                return advantage_choice(self, view, legal, choice)
+        if self.advantage and plain_discard(view, legal, choice):
+            return advantage_choice(self, view, legal, choice)
         candidates: list[tuple[Action, str | None]] = [(a, None) for a in self._candidates(view, legal, choice)]
         if self.plans and view.phase == "play" and choice.kind is ActionKind.DISCARD:
             candidates += self._plan_candidates(view, legal, choice, not candidates)
