@@ -1,6 +1,8 @@
-"""What each near-equal discard is worth, by experiment: four experts play, and at some of the discards near ready
-a seat plays one of the expert's best few at random. The draw is random, so outcomes compared across candidates
-measure each candidate's worth with the hidden hands as real play deals them (no sampler, no play-out policy).
+"""What each near-equal discard (or each answer to a discard one may claim) is worth, by experiment: four experts
+play, and at some of the discards near ready a seat plays one of the expert's best few at random (``--kind
+claim``: at some of the discards it may pung or kong, it passes, pungs or kongs at random). The draw is random,
+so outcomes compared across candidates measure each candidate's worth with the hidden hands as real play deals
+them (no sampler, no play-out policy).
 
 ``collect``: play hands, write one JSON line per randomized decision (each candidate's features as a difference
 from the expert's choice, the decision's own features, the candidate played, this seat's points from then on)
@@ -13,6 +15,7 @@ per decision and per seat and hand.
     PYTHONPATH=build/compiled .venv/bin/python benchmarks/discard_advantage.py collect --rules app \
         --hands 40000 --seed 2 --out app-2.jsonl
     .venv/bin/python benchmarks/discard_advantage.py fit app-2.jsonl --lam 0.01 --write app
+    (claims, seed rules: collect --kind claim --rules seed; fit writes CLAIMS from records of that kind)
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ import json
 import math
 import random
 import sys
+import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -31,7 +35,10 @@ import numpy as np
 import sichuan_mahjong as sm
 from sichuan_mahjong.agents.advantage import (
     CANDIDATE_FEATURES,
+    CLAIM_FEATURES,
     advantage_choice,
+    claim_features,
+    claim_options,
     discard_candidates,
     discard_features,
     plain_discard,
@@ -45,9 +52,13 @@ from sichuan_mahjong.game.state import Game
 MARGINS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.6)
 
 
-def collect(rules: sm.Rules, hands: int, seed: int, explore: float, out: Any, behaviour: str = "expert") -> None:
+def collect(
+    rules: sm.Rules, hands: int, seed: int, explore: float, out: Any, behaviour: str = "expert", kind: str = "discard"
+) -> None:
     """``behaviour``: what a seat plays where it does not draw at random, ``expert`` or ``advantage`` (the
-    expert's discard replaced by the fitted advantage's, :func:`advantage_choice`: a fit's own data)."""
+    expert's discard replaced by the fitted advantage's, :func:`advantage_choice`: a fit's own data). ``kind``:
+    the decisions randomized, ``discard`` (near ready, :func:`discard_candidates`), ``far`` (the same further
+    from ready: tried, nothing to fit) or ``claim`` (pass, pung and kong on a discard, :func:`claim_options`)."""
     for n in range(hands):
         game = Game(rules, seed=seed * 100_003 + n)
         bots = [ExpertAgent(7 * n + s) for s in range(4)]
@@ -60,10 +71,21 @@ def collect(rules: sm.Rules, hands: int, seed: int, explore: float, out: Any, be
                 view = game.view(s)
                 a = bots[s].act(view, legal)
                 discards = [b.tile_index for b in legal if b.kind is ActionKind.DISCARD]
-                if plain_discard(view, legal, a) and len(discards) > 1:
+                options = claim_options(legal, a) if kind == "claim" and view.phase == "claim" else []
+                if options:
+                    eligible[s] += 1
+                    if rng.random() < explore:
+                        h = read_view(view)
+                        x, state = claim_features(bots[s], view, h, bots[s]._read(view, h), options)
+                        i = rng.randrange(len(options))
+                        a = options[i]
+                        record = {"hand": n, "seat": s, "wall": view.wall_count, "x": x, "state": state, "i": i}
+                        record["kind"] = kind
+                        pending.append((s, record, game.deltas[s]))
+                elif kind in ("discard", "far") and plain_discard(view, legal, a) and len(discards) > 1:
                     h = read_view(view)
                     read = bots[s]._read(view, h)
-                    cands = discard_candidates(bots[s], view, h, read, discards)
+                    cands = discard_candidates(bots[s], view, h, read, discards, kind == "far")
                     if len(cands) > 1 and cands[0][1] == a.tile_index:
                         eligible[s] += 1
                         if behaviour == "advantage":
@@ -73,6 +95,8 @@ def collect(rules: sm.Rules, hands: int, seed: int, explore: float, out: Any, be
                             i = rng.randrange(len(cands))
                             a = Action.discard(cands[i][1])
                             record = {"hand": n, "seat": s, "wall": view.wall_count, "x": x, "state": state, "i": i}
+                            if kind == "far":
+                                record["kind"] = kind
                             pending.append((s, record, game.deltas[s]))
                 answers[s] = a
             game.step(answers)
@@ -138,6 +162,25 @@ def policy_gain(records: list[dict[str, Any]], w: np.ndarray, base: np.ndarray, 
     return out
 
 
+def claim_kinds(record: dict[str, Any]) -> list[str]:
+    """Each option's kind ("pass", "pung", "kong") in a claim record, read back from its pung and kong features
+    (differences from the expert's choice, whose kind is the one the others are -1 from)."""
+    x = np.array(record["x"])
+    pung, kong = float((x[:, 0] < -0.5).any()), float((x[:, 1] < -0.5).any())
+    return ["pung" if pung + p > 0.5 else "kong" if kong + k > 0.5 else "pass" for p, k in x[:, :2]]
+
+
+def always(records: list[dict[str, Any]], base: np.ndarray, kind: str) -> list[float]:
+    """Per claim decision, the gain of answering ``kind`` wherever offered over the expert (as policy_gain)."""
+    out = []
+    for r in records:
+        kinds = claim_kinds(r)
+        pick = kinds.index(kind) if kind in kinds else 0
+        resid = r["y"] - float(np.array(r["state"]) @ base)
+        out.append(((r["i"] == pick) - (r["i"] == 0)) * len(kinds) * resid)
+    return out
+
+
 def _ci(xs: Sequence[float]) -> str:
     m = float(np.mean(xs))
     se = float(np.std(xs, ddof=1) / math.sqrt(len(xs))) if len(xs) > 1 else float("nan")
@@ -147,43 +190,47 @@ def _ci(xs: Sequence[float]) -> str:
 MODEL = Path(__file__).resolve().parent.parent / "src" / "sichuan_mahjong" / "agents" / "advantage_model.py"
 
 
-def write_model(cap: bool, weights: np.ndarray, margin: float, note: str) -> None:
-    """Set ``ADVANTAGE[cap]`` in agents/advantage_model.py, keeping the other rule set's entry and note (laid
-    out as ``ruff format`` would)."""
-    model: dict[bool, tuple[tuple[float, ...], float]] = {}
-    notes = {True: "", False: ""}
+def write_model(kind: str, cap: bool, weights: np.ndarray, margin: float, note: str) -> None:
+    """Set ``ADVANTAGE[cap]`` (``kind`` "discard") or ``CLAIMS[cap]`` ("claim") in agents/advantage_model.py,
+    keeping the other entries and notes (laid out as ``ruff format`` would)."""
+    namespace: dict[str, Any] = {}
     if MODEL.exists():
-        namespace: dict[str, Any] = {}
         exec(MODEL.read_text(), namespace)
-        model, notes = dict(namespace["ADVANTAGE"]), dict(namespace["NOTES"])
-    model[cap] = (tuple(round(float(v), 5) for v in weights), margin)
-    notes[cap] = note
+    tables = {"ADVANTAGE": dict(namespace.get("ADVANTAGE", {})), "CLAIMS": dict(namespace.get("CLAIMS", {}))}
+    notes: dict[str, str] = dict(namespace.get("NOTES", {}))
+    tables["CLAIMS" if kind == "claim" else "ADVANTAGE"][cap] = (tuple(round(float(v), 5) for v in weights), margin)
+    notes[f"{kind} {'app' if cap else 'seed'}"] = note
     lines = [
-        '"""The fitted advantage of :mod:`~sichuan_mahjong.agents.advantage`, written by',
+        '"""The fitted advantages of :mod:`~sichuan_mahjong.agents.advantage`, written by',
         "``benchmarks/discard_advantage.py fit --write`` (regenerate it; do not edit by hand).",
         "",
         "``ADVANTAGE[capped]`` is (weights of ``CANDIDATE_FEATURES``, margin): a candidate replaces the expert's",
-        "discard when its weighted features exceed the margin; ``capped`` is True under a 封顶 cap (fitted on app",
-        'rules), False without one (seed rules). ``NOTES`` says what each was fitted on."""',
+        "discard when its weighted features exceed the margin; ``CLAIMS[capped]`` the same for ``CLAIM_FEATURES``",
+        "and the expert's pass, pung or kong (a rule set without one leaves claims to the master's search).",
+        "``capped`` is True under a 封顶 cap (fitted on app rules), False without one (seed rules). ``NOTES``",
+        'says what each was fitted on."""',
         "",
         "from __future__ import annotations",
         "",
-        '__all__ = ["ADVANTAGE", "NOTES"]',
+        '__all__ = ["ADVANTAGE", "CLAIMS", "NOTES"]',
         "",
-        "ADVANTAGE: dict[bool, tuple[tuple[float, ...], float]] = {",
     ]
-    for key in (True, False):
-        if key in model:
-            w, m = model[key]
-            lines.append(f"    {key}: (")
-            lines.append("        (")
-            lines += [f"            {v!r}," for v in w]
-            lines.append("        ),")
-            lines.append(f"        {m!r},")
-            lines.append("    ),")
-    lines.append("}")
-    lines.append("NOTES: dict[bool, str] = {")
-    lines += [f"    {key}: {json.dumps(notes[key])}," for key in (True, False)]
+    for name, model in tables.items():
+        lines.append(f"{name}: dict[bool, tuple[tuple[float, ...], float]] = {{")
+        for capped in (True, False):
+            if capped in model:
+                w, m = model[capped]
+                lines += [f"    {capped}: (", "        ("]
+                lines += [f"            {v!r}," for v in w]
+                lines += ["        ),", f"        {m!r},", "    ),"]
+        lines.append("}")
+    lines.append("NOTES: dict[str, str] = {")
+    for name in sorted(notes):
+        parts = textwrap.wrap(notes[name], 100, drop_whitespace=False)  # within the line length, as ruff keeps it
+        if len(parts) == 1:
+            lines.append(f"    {json.dumps(name)}: {json.dumps(notes[name])},")
+        else:
+            lines += [f"    {json.dumps(name)}: (", *(f"        {json.dumps(p)}" for p in parts), "    ),"]
     lines.append("}")
     MODEL.write_text("\n".join(lines) + "\n")
 
@@ -192,6 +239,10 @@ def fit(paths: Sequence[str], lam: float, folds: int, write: str | None) -> None
     records, eligible = load(paths)
     per_seat_hand = sum(sum(e) for e in eligible.values()) / (4 * len(eligible))
     print(f"{len(records)} randomized decisions, {len(eligible)} hands, {per_seat_hand:.2f} with a choice a seat-hand")
+    if records[0].get("kind") == "claim":
+        _, base = fit_weights(records, lam)
+        for kind in ("pass", "pung", "kong"):
+            print(f"always {kind} where offered: gain a decision {_ci(always(records, base, kind))}")
     keys = sorted({r["hand"] for r in records})
     fold_of = {k: i % folds for i, k in enumerate(keys)}
     best_margin, best_gain = 0.0, -math.inf
@@ -215,12 +266,13 @@ def fit(paths: Sequence[str], lam: float, folds: int, write: str | None) -> None
     w, base = fit_weights(records, lam)
     xs, _, _ = design(records)
     print("weights (all data), points per unit:")
-    for name, v, sd in zip(CANDIDATE_FEATURES, w, xs.std(axis=0), strict=True):
+    names = CLAIM_FEATURES if records[0].get("kind") == "claim" else CANDIDATE_FEATURES
+    for name, v, sd in zip(names, w, xs.std(axis=0), strict=True):
         print(f"  {name:22s} {v:+.4f}  (x sd {sd:.3f})")
     if write is not None:
         files = ", ".join(Path(p).name for p in paths)
         note = f"{len(records)} random draws, {len(eligible)} hands ({files}), lam {lam}"
-        write_model(write == "app", w, best_margin, note)
+        write_model(records[0].get("kind", "discard"), write == "app", w, best_margin, note)
         print(f"wrote {MODEL} ({write}: margin {best_margin}, the best held out)")
 
 
@@ -233,6 +285,7 @@ def main() -> None:
     c.add_argument("--seed", type=int, default=1)
     c.add_argument("--explore", type=float, default=0.35, help="share of decisions with a choice randomized")
     c.add_argument("--behaviour", choices=("expert", "advantage"), default="expert")
+    c.add_argument("--kind", choices=("discard", "far", "claim"), default="discard", help="the decisions randomized")
     c.add_argument("--out", required=True)
     f = sub.add_parser("fit")
     f.add_argument("paths", nargs="+")
@@ -242,7 +295,7 @@ def main() -> None:
     args = p.parse_args()
     if args.cmd == "collect":
         with open(args.out, "w") as out:
-            collect(sm.Rules.preset(args.rules), args.hands, args.seed, args.explore, out, args.behaviour)
+            collect(sm.Rules.preset(args.rules), args.hands, args.seed, args.explore, out, args.behaviour, args.kind)
     else:
         fit(args.paths, args.lam, args.folds, args.write)
 

@@ -36,7 +36,8 @@ two differ only where the variant searches differently, so the interval is narro
 * ``m_search``: the master before the learned discards (``advantage=False``: plain discards near ready searched
   too); every variant above is this master with its change, so screens against it reproduce as written.
 * ``m_adv``: the master (``advantage=True``, now the default): plain discards by the learned advantage,
-  :mod:`sichuan_mahjong.agents.advantage`; ``e_adv``: the expert with the learned discards and no search.
+  :mod:`sichuan_mahjong.agents.advantage`; ``e_adv``: the expert with the learned discards and no search;
+  ``e_claim``: ``e_adv`` with the learned claims too (where the rule set has a fit).
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from sichuan_mahjong.agents import master
-from sichuan_mahjong.agents.advantage import advantage_choice
+from sichuan_mahjong.agents.advantage import advantage_choice, claim_choice
 from sichuan_mahjong.agents.base import register
 from sichuan_mahjong.agents.expert import ExpertAgent
 from sichuan_mahjong.agents.master import MasterAgent
@@ -115,6 +116,13 @@ class _ExpertAdvantage(ExpertAgent):
         return advantage_choice(self, view, legal, super().act(view, legal))
 
 
+class _ExpertClaims(_ExpertAdvantage):
+    def act(self, view: Observation, legal: Sequence[Action]) -> Action:
+        choice = super().act(view, legal)
+        return claim_choice(self, view, legal, choice) or choice
+
+
 register("m_search")(_variant())
 register("m_adv")(_variant(advantage=True))
 register("e_adv")(_ExpertAdvantage)
+register("e_claim")(_ExpertClaims)

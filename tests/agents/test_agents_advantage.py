@@ -1,6 +1,6 @@
-"""The learned discard advantage (agents/advantage.py): read from the view alone, it replaces the expert's discard
-only where the fit prices a candidate above it by more than the margin; and benchmarks/discard_advantage.py,
-which fits it, recovers an effect planted in random draws."""
+"""The learned advantages (agents/advantage.py), at discards and at claims: read from the view alone, each replaces
+the expert's answer only where the fit prices another above it by more than the margin; and
+benchmarks/discard_advantage.py, which fits them, recovers an effect planted in random draws."""
 
 from __future__ import annotations
 
@@ -15,7 +15,16 @@ import pytest
 import sichuan_mahjong as sm
 from played import decision_views
 from sichuan_mahjong.agents import advantage, advantage_model, make_agent
-from sichuan_mahjong.agents.advantage import CANDIDATE_FEATURES, advantage_choice, discard_candidates, discard_features
+from sichuan_mahjong.agents.advantage import (
+    CANDIDATE_FEATURES,
+    CLAIM_FEATURES,
+    advantage_choice,
+    claim_choice,
+    claim_features,
+    claim_options,
+    discard_candidates,
+    discard_features,
+)
 from sichuan_mahjong.agents.expert import ExpertAgent
 from sichuan_mahjong.agents.hand import read_view
 from sichuan_mahjong.agents.master import MasterAgent
@@ -129,3 +138,83 @@ def test_collect_writes_random_draws_and_what_followed(tmp_path: Path) -> None:
     assert sum(sum(e) for e in eligible.values()) == len(records)  # explore 1.0: every choice drawn
     assert {r["i"] for r in records} >= {0, 1}
     assert all(r["x"][0] == [0.0] * N and 0 <= r["i"] < len(r["x"]) for r in records)
+
+
+def claim_views(preset: str, limit: int) -> list[tuple[Observation, Action]]:
+    """(view, the expert's answer) on discards the seat may pung or kong (no win offered), in expert hands."""
+    out: list[tuple[Observation, Action]] = []
+    bot = ExpertAgent(seed=0)
+    for _, view in decision_views(preset, range(40)):
+        choice = bot.act(view, view.legal)
+        if view.phase == "claim" and claim_options(view.legal, choice):
+            out.append((view, choice))
+            if len(out) == limit:
+                break
+    return out
+
+
+@pytest.mark.parametrize("preset", ["app", "seed"])
+def test_claims_hidden_tiles_do_not_change_the_features_or_the_choice(
+    preset: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    bot = ExpertAgent(seed=0)
+    weights = tuple(float(v) for v in np.random.default_rng(1).normal(0, 1, len(CLAIM_FEATURES)))
+    monkeypatch.setitem(advantage_model.CLAIMS, preset == "app", (weights, 0.0))
+    views = claim_views(preset, 6)
+    assert len(views) == 6
+    for k, (view, choice) in enumerate(views):
+        a = sample_game(view, random.Random(100 + k)).view(view.seat)
+        b = sample_game(view, random.Random(200 + k)).view(view.seat)
+        assert a == b
+        options = claim_options(a.legal, choice)
+        ha, hb = read_view(a), read_view(b)
+        fa = claim_features(bot, a, ha, bot._read(a, ha), options)
+        assert fa == claim_features(bot, b, hb, bot._read(b, hb), options)
+        assert fa[0][0] == [0.0] * len(CLAIM_FEATURES) and len(fa[0]) == len(options) > 1
+        assert claim_choice(bot, a, a.legal, choice) == claim_choice(bot, b, b.legal, choice) in a.legal
+
+
+def test_claims_the_fit_and_its_margin_decide(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A fit that prizes pung plays it wherever offered; a margin out of reach never; no fit leaves it to the
+    caller (None)."""
+    bot = ExpertAgent(seed=0)
+    prize = tuple(1.0 if name == "pung" else 0.0 for name in CLAIM_FEATURES)
+    views = claim_views("seed", 8)
+    assert any(c.kind is ActionKind.PASS for _, c in views)
+    for view, choice in views:
+        pung = next((a for a in view.legal if a.kind is ActionKind.PUNG), None)
+        monkeypatch.delitem(advantage_model.CLAIMS, False, raising=False)
+        assert claim_choice(bot, view, view.legal, choice) is None
+        monkeypatch.setitem(advantage_model.CLAIMS, False, (prize, 0.0))
+        assert claim_choice(bot, view, view.legal, choice) == (pung or choice)
+        monkeypatch.setitem(advantage_model.CLAIMS, False, (prize, 1e9))
+        assert claim_choice(bot, view, view.legal, choice) == choice
+
+
+def test_collect_claims_writes_random_draws(tmp_path: Path) -> None:
+    out = tmp_path / "claims.jsonl"
+    with out.open("w") as f:
+        discard_advantage.collect(sm.Rules.preset("seed"), 6, 5, 1.0, f, kind="claim")
+    records, eligible = discard_advantage.load([str(out)])
+    assert records and sum(sum(e) for e in eligible.values()) == len(records)
+    assert all(r["kind"] == "claim" and r["x"][0] == [0.0] * len(CLAIM_FEATURES) for r in records)
+    assert {r["i"] for r in records} >= {0, 1}
+    kinds = [discard_advantage.claim_kinds(r) for r in records]
+    assert all("pass" in k and len(set(k)) == len(k) for k in kinds) and any(k[0] == "pung" for k in kinds)
+
+
+def test_the_shipped_fits_match_the_features() -> None:
+    """Each fit in agents/advantage_model.py has a weight per feature of its kind (a refit after a feature changed)."""
+    assert advantage_model.ADVANTAGE and advantage_model.CLAIMS
+    for weights, margin in advantage_model.ADVANTAGE.values():
+        assert len(weights) == len(CANDIDATE_FEATURES) and margin >= 0
+    for weights, margin in advantage_model.CLAIMS.values():
+        assert len(weights) == len(CLAIM_FEATURES) and margin >= 0
+
+
+def test_collect_far_draws_only_further_from_ready(tmp_path: Path) -> None:
+    out = tmp_path / "far.jsonl"
+    with out.open("w") as f:
+        discard_advantage.collect(sm.Rules.preset("seed"), 2, 5, 1.0, f, kind="far")
+    records, _ = discard_advantage.load([str(out)])
+    assert records and all(r["kind"] == "far" and r["state"][2] > advantage.NEAR for r in records)

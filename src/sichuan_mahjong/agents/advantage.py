@@ -14,23 +14,34 @@ those left in the wall, by the holding model), the tile's shape. ``ADVANTAGE`` i
 :func:`advantage_choice` plays the best candidate when it clears the fit's margin. Measured in ``docs/bots.md``
 ("Discards learned by experiment"): the expert with it gains +0.16 a hand over three experts under app rules,
 +0.08 under seed rules (8,000 duplicate hands each); it is the master's way at these discards.
+
+Claims the same way (:func:`claim_options`, :func:`claim_features`, :func:`claim_choice`): on a discard one may
+pung or kong, pass, pung and kong drawn at random in expert play, and ``CLAIMS`` (fitted under seed rules only:
+under a cap the master's search keeps claims) chooses among them; +0.11 a hand for the expert under seed rules
+(``docs/bots.md``, "Claims learned by experiment").
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sichuan_mahjong.agents.advantage_model import ADVANTAGE
+from sichuan_mahjong.agents.advantage_model import ADVANTAGE, CLAIMS
 from sichuan_mahjong.agents.expert import ExpertAgent, TableRead, feared_loss
 from sichuan_mahjong.agents.hand import HandState, read_view
 from sichuan_mahjong.agents.reader import deal_in, hold_weights
 from sichuan_mahjong.game.actions import Action, ActionKind
 from sichuan_mahjong.game.view import Observation
+from sichuan_mahjong.hand.melds import Meld, MeldKind
 
 __all__ = [
     "CANDIDATE_FEATURES",
+    "CLAIM_FEATURES",
+    "CLAIM_STATE_FEATURES",
     "STATE_FEATURES",
     "advantage_choice",
+    "claim_choice",
+    "claim_features",
+    "claim_options",
     "discard_candidates",
     "discard_features",
     "plain_discard",
@@ -76,15 +87,16 @@ def plain_discard(view: Observation, legal: Sequence[Action], choice: Action) ->
 
 
 def discard_candidates(
-    bot: ExpertAgent, view: Observation, h: HandState, read: TableRead, discards: Sequence[int]
+    bot: ExpertAgent, view: Observation, h: HandState, read: TableRead, discards: Sequence[int], far: bool = False
 ) -> list[tuple[float, int]]:
-    """(the expert's price, tile) of the candidates, the expert's best first; fewer than two: none to choose."""
+    """(the expert's price, tile) of the candidates, the expert's best first; fewer than two: none to choose.
+    With ``far``, the candidates where the best leaves the hand further than :data:`NEAR` from ready instead."""
     scored = bot._discard_scores(view, h, read, discards)
     t0 = scored[0][1]
     h.remove(t0)
     near = h.shanten() <= NEAR
     h.add(t0)
-    if not near:
+    if near == far:
         return []
     best = scored[0][0]
     return [(v, t) for v, t in scored[:TOP] if v >= best - MARGIN]
@@ -176,3 +188,130 @@ def advantage_choice(bot: ExpertAgent, view: Observation, legal: Sequence[Action
     adv = [sum(w * x for w, x in zip(weights, row, strict=True)) for row in rows]
     best = max(range(len(adv)), key=adv.__getitem__)
     return Action.discard(candidates[best][1]) if adv[best] > margin else choice
+
+
+CLAIM_FEATURES = (
+    "pung",
+    "kong",
+    "price",
+    "shanten",
+    "useful / 10",
+    "pung x late",
+    "kong x late",
+    "pung x ready",
+    "kong x ready",
+    "pung x others ready",
+    "kong x others ready",
+    "next discard's danger",
+    "claim x melds / 4",
+    "pung x pairs / 4",
+    "pung x suit held / 14",
+    "kong x seats in / 4",
+    "price x late",
+)
+
+CLAIM_STATE_FEATURES = ("1", "wall / 55", "shanten", "price", "others ready", "seats in / 4", "报叫", "melds / 4")
+
+_CLAIMS = (ActionKind.PASS, ActionKind.PUNG, ActionKind.KONG)
+
+
+def claim_options(legal: Sequence[Action], choice: Action) -> list[Action]:
+    """Pass, pung and kong as offered on a discard (no win offered), the expert's ``choice`` first; fewer than
+    two: none to choose."""
+    if any(a.kind not in _CLAIMS for a in legal):
+        return []
+    options = [choice, *(a for a in legal if a != choice)]
+    return options if len(options) > 1 and choice.kind in _CLAIMS else []
+
+
+def claim_features(
+    bot: ExpertAgent, view: Observation, h: HandState, read: TableRead, options: Sequence[Action]
+) -> tuple[list[list[float]], list[float]]:
+    """Each claim option's features (:data:`CLAIM_FEATURES`) less those of the first (the expert's choice), and
+    the decision's own (:data:`CLAIM_STATE_FEATURES`), as :func:`discard_features` gives for discards."""
+    assert view.pending_tile is not None
+    t = view.pending_tile.index
+    late = max(0.0, min(1.0, 1.0 - view.wall_count / 55))
+    declared = view.ready[view.seat]
+    now_s = h.shanten()
+    now_value = bot._hand_value(view, h, read, now_s, declared)
+    ready = float(now_s == 0)
+    seats_in = sum(view.active) / 4
+    per_suit = h.suit_counts()
+    pairs = sum(1 for c in h.counts if c >= 2) / 4
+    rows = []
+    for a in options:
+        pung = float(a.kind is ActionKind.PUNG)
+        kong = float(a.kind is ActionKind.KONG)
+        danger = 0.0
+        if a.kind is ActionKind.PASS:
+            price, s, useful = now_value, now_s, h.ukeire(now_s) / 10
+        else:
+            trial = h.copy()
+            trial.remove(t, 3 if kong else 2)
+            trial.melds = (*h.melds, Meld(MeldKind.KONG if kong else MeldKind.PUNG, t))
+            trial.n_melds += 1
+            trial.meld_suits = h.meld_suits | (1 << (t // 9))
+            trial.unseen[t] = 0 if kong else max(0, trial.unseen[t] - 1)
+            if kong:
+                s = trial.shanten()
+                price = bot._hand_value(view, trial, read, s, declared)
+                useful = trial.ukeire(s) / 10
+            else:
+                scored = bot._discard_scores(
+                    view, trial, read, [d for d in range(len(trial.counts)) if trial.counts[d]]
+                )
+                price, d = scored[0]
+                danger = bot.danger_scale * read.danger[d] + read.kong_feed[d]
+                trial.remove(d)
+                s = trial.shanten()
+                useful = trial.ukeire(s) / 10
+        rows.append(
+            [
+                pung,
+                kong,
+                price,
+                float(s),
+                useful,
+                pung * late,
+                kong * late,
+                pung * ready,
+                kong * ready,
+                pung * read.ready_weight,
+                kong * read.ready_weight,
+                danger,
+                (pung + kong) * h.n_melds / 4,
+                pung * pairs,
+                pung * per_suit[t // 9] / 14,
+                kong * seats_in,
+                price * late,
+            ]
+        )
+    first = rows[0]
+    state = [
+        1.0,
+        view.wall_count / 55,
+        float(now_s),
+        now_value,
+        read.ready_weight,
+        seats_in,
+        float(declared),
+        h.n_melds / 4,
+    ]
+    return [[x - y for x, y in zip(row, first, strict=True)] for row in rows], state
+
+
+def claim_choice(bot: ExpertAgent, view: Observation, legal: Sequence[Action], choice: Action) -> Action | None:
+    """On a discard one may pung or kong (no win offered), the option the fitted claim advantage prices best
+    where it beats the expert's ``choice`` by more than the fit's margin, else ``choice``; None where these rules
+    have no fit (``CLAIMS``) or this is no such decision."""
+    fit = CLAIMS.get(view.rules.max_fan is not None)
+    options = claim_options(legal, choice) if view.phase == "claim" else []
+    if fit is None or not options:
+        return None
+    weights, margin = fit
+    h = read_view(view)
+    rows, _ = claim_features(bot, view, h, bot._read(view, h), options)
+    adv = [sum(w * x for w, x in zip(weights, row, strict=True)) for row in rows]
+    best = max(range(len(adv)), key=adv.__getitem__)
+    return options[best] if adv[best] > margin else choice

@@ -1,13 +1,15 @@
-"""The fitted advantage of :mod:`~sichuan_mahjong.agents.advantage`, written by
+"""The fitted advantages of :mod:`~sichuan_mahjong.agents.advantage`, written by
 ``benchmarks/discard_advantage.py fit --write`` (regenerate it; do not edit by hand).
 
 ``ADVANTAGE[capped]`` is (weights of ``CANDIDATE_FEATURES``, margin): a candidate replaces the expert's
-discard when its weighted features exceed the margin; ``capped`` is True under a 封顶 cap (fitted on app
-rules), False without one (seed rules). ``NOTES`` says what each was fitted on."""
+discard when its weighted features exceed the margin; ``CLAIMS[capped]`` the same for ``CLAIM_FEATURES``
+and the expert's pass, pung or kong (a rule set without one leaves claims to the master's search).
+``capped`` is True under a 封顶 cap (fitted on app rules), False without one (seed rules). ``NOTES``
+says what each was fitted on."""
 
 from __future__ import annotations
 
-__all__ = ["ADVANTAGE", "NOTES"]
+__all__ = ["ADVANTAGE", "CLAIMS", "NOTES"]
 
 ADVANTAGE: dict[bool, tuple[tuple[float, ...], float]] = {
     True: (
@@ -61,7 +63,35 @@ ADVANTAGE: dict[bool, tuple[tuple[float, ...], float]] = {
         0.0,
     ),
 }
-NOTES: dict[bool, str] = {
-    True: "204532 random draws, 40000 hands (app-2.jsonl), lam 0.01",
-    False: "276970 random draws, 40000 hands (seed-2.jsonl), lam 0.01",
+CLAIMS: dict[bool, tuple[tuple[float, ...], float]] = {
+    False: (
+        (
+            -0.158,
+            1.02894,
+            0.66617,
+            -0.35156,
+            -0.05084,
+            0.18339,
+            -0.25531,
+            -0.41738,
+            0.86549,
+            -0.14723,
+            -0.38344,
+            2.19615,
+            0.97426,
+            -0.19231,
+            0.53291,
+            1.08591,
+            -0.26721,
+        ),
+        0.2,
+    ),
+}
+NOTES: dict[str, str] = {
+    "claim seed": (
+        "354674 random draws, 180000 hands (claim-seed-11.jsonl, claim-seed-12.jsonl, claim-seed-13.jsonl, "
+        "claim-seed-14.jsonl), lam 0.01"
+    ),
+    "discard app": "204532 random draws, 40000 hands (app-2.jsonl), lam 0.01",
+    "discard seed": "276970 random draws, 40000 hands (seed-2.jsonl), lam 0.01",
 }

@@ -4,12 +4,15 @@ At every decision the expert's choice comes first (:class:`~sichuan_mahjong.agen
 plain discard near ready (no kong offered), the expert's best few discards are told apart by a *learned
 advantage* (``advantage``, the default; :mod:`~sichuan_mahjong.agents.advantage`): what each is worth over the
 expert's, fitted on random draws among them in real play, where play-outs on samples were too noisy to tell them
-apart. Where a kong or a claim is at stake (and, with ``advantage=False``, at those discards too) and the
-expert's own prices are close, the master plays the hand out instead of pricing it:
+apart; so are its pass, pung and kong on a discard where the rule set has a fitted claim advantage
+(:func:`~sichuan_mahjong.agents.advantage.claim_choice`: seed rules). Where a kong or (under a cap) a claim is
+at stake (and, with ``advantage=False``, at those discards too) and the expert's own prices are close, the
+master plays the hand out instead of pricing it:
 
 * **candidates**: near ready (the best discard leaves shanten <= 1), the expert's best discards whose price is
   within :data:`MARGIN` of the best (at most :data:`TOP`), and any kong offered; on a discard it could claim,
-  pass, pung and kong (under a 封顶 cap: without one, ``scope="auto"`` leaves claims to the expert);
+  pass, pung and kong (under a 封顶 cap: without one, ``scope="auto"`` leaves claims to the expert, or with
+  ``advantage`` to the learned claims);
 * **determinization**: :func:`~sichuan_mahjong.game.sample.sample_game` draws the hidden tiles (the others'
   hands and the wall) consistent with this seat's view alone: unseen counts, declared voids and voids shown by
   play, 报叫, hand sizes; and it *reads the table* (:mod:`~sichuan_mahjong.agents.reader`): each other hand is
@@ -52,7 +55,7 @@ expert's own prices are close, the master plays the hand out instead of pricing 
 The first master (plain samples: ``read=False, shaped=0, implied_voids=False, policy="mixed"``, 6 play-outs)
 gained +0.06 a hand over three experts (4,000 hands a rule set, intervals across zero); the search alone
 (``advantage=False``), +0.18 (app rules, 18,500 hands) and +0.11 (seed rules, 16,200, claims left to the
-expert); with the learned discards, more (``docs/bots.md`` has the measurements).
+expert); with the learned discards (and claims, seed rules), +0.32 and +0.23 (``docs/bots.md``).
 
 ``samples`` (play-outs per candidate) and ``think_ms`` (a time budget per decision that stops sampling early)
 trade time for strength; ``policy`` (:data:`POLICIES`) picks the play-out bots and ``scope`` (:data:`SCOPES`)
@@ -67,7 +70,7 @@ import random
 import time
 from collections.abc import Callable, Sequence
 
-from sichuan_mahjong.agents.advantage import advantage_choice, plain_discard
+from sichuan_mahjong.agents.advantage import advantage_choice, claim_choice, plain_discard
 from sichuan_mahjong.agents.base import Agent, register
 from sichuan_mahjong.agents.efficient import EfficientAgent, _centrality, kind_of
 from sichuan_mahjong.agents.expert import ExpertAgent
@@ -173,8 +176,12 @@ class MasterAgent(ExpertAgent):
         choice = super().act(view, legal)
         if len(legal) == 1 or view.phase not in ("play", "claim"):
             return choice
-        if self.advantage and plain_discard(view, legal, choice):
-            return advantage_choice(self, view, legal, choice)
+        if self.advantage:
+            if plain_discard(view, legal, choice):
+                return advantage_choice(self, view, legal, choice)
+            claimed = claim_choice(self, view, legal, choice)
+            if claimed is not None:
+                return claimed
         candidates: list[tuple[Action, str | None]] = [(a, None) for a in self._candidates(view, legal, choice)]
         if self.plans and view.phase == "play" and choice.kind is ActionKind.DISCARD:
             candidates += self._plan_candidates(view, legal, choice, not candidates)
