@@ -183,11 +183,18 @@ def advantage_choice(bot: ExpertAgent, view: Observation, legal: Sequence[Action
     candidates = discard_candidates(bot, view, h, read, discards)
     if len(candidates) < 2 or candidates[0][1] != choice.tile_index:
         return choice
-    weights, margin = ADVANTAGE[view.rules.max_fan is not None]
     rows, _ = discard_features(bot, view, h, read, candidates)
+    best = _pick(ADVANTAGE[view.rules.max_fan is not None], rows)
+    return Action.discard(candidates[best][1]) if best else choice
+
+
+def _pick(fit: tuple[tuple[float, ...], float], rows: Sequence[Sequence[float]]) -> int:
+    """The row (an option's features less the expert's choice's, row 0) the fit's weights price best, where it
+    clears the fit's margin; 0 (the expert's choice) otherwise."""
+    weights, margin = fit
     adv = [sum(w * x for w, x in zip(weights, row, strict=True)) for row in rows]
     best = max(range(len(adv)), key=adv.__getitem__)
-    return Action.discard(candidates[best][1]) if adv[best] > margin else choice
+    return best if adv[best] > margin else 0
 
 
 CLAIM_FEATURES = (
@@ -309,9 +316,6 @@ def claim_choice(bot: ExpertAgent, view: Observation, legal: Sequence[Action], c
     options = claim_options(legal, choice) if view.phase == "claim" else []
     if fit is None or not options:
         return None
-    weights, margin = fit
     h = read_view(view)
     rows, _ = claim_features(bot, view, h, bot._read(view, h), options)
-    adv = [sum(w * x for w, x in zip(weights, row, strict=True)) for row in rows]
-    best = max(range(len(adv)), key=adv.__getitem__)
-    return options[best] if adv[best] > margin else choice
+    return options[_pick(fit, rows)]
