@@ -55,7 +55,7 @@ master plays the hand out instead of pricing it:
 The first master (plain samples: ``read=False, shaped=0, implied_voids=False, policy="mixed"``, 6 play-outs)
 gained +0.06 a hand over three experts (4,000 hands a rule set, intervals across zero); the search alone
 (``advantage=False``), +0.18 (app rules, 18,500 hands) and +0.11 (seed rules, 16,200, claims left to the
-expert); with the learned discards (and claims, seed rules), +0.32 and +0.23 (``docs/bots.md``).
+expert); with the learned discards (and claims, seed rules), +0.32 and +0.25 (``docs/bots.md``).
 
 ``samples`` (play-outs per candidate) and ``think_ms`` (a time budget per decision that stops sampling early)
 trade time for strength; ``policy`` (:data:`POLICIES`) picks the play-out bots and ``scope`` (:data:`SCOPES`)
