@@ -37,7 +37,9 @@ two differ only where the variant searches differently, so the interval is narro
   too); every variant above is this master with its change, so screens against it reproduce as written.
 * ``m_adv``: the master (``advantage=True``, now the default): plain discards by the learned advantage,
   :mod:`sichuan_mahjong.agents.advantage`; ``e_adv``: the expert with the learned discards and no search;
-  ``e_claim``: ``e_adv`` with the learned claims too (where the rule set has a fit).
+  ``e_claim``: ``e_adv`` with the learned claims too (where the rule set has a fit); ``m_claims_searched``: the
+  master with its claims left to the search's scope (``learned_claims=False``: the master before the learned
+  claims under app rules; under seed rules, the expert's claims).
 """
 
 from __future__ import annotations
@@ -126,3 +128,4 @@ register("m_search")(_variant())
 register("m_adv")(_variant(advantage=True))
 register("e_adv")(_ExpertAdvantage)
 register("e_claim")(_ExpertClaims)
+register("m_claims_searched")(_variant(advantage=True, learned_claims=False))

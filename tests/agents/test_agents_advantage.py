@@ -218,3 +218,15 @@ def test_collect_far_draws_only_further_from_ready(tmp_path: Path) -> None:
         discard_advantage.collect(sm.Rules.preset("seed"), 2, 5, 1.0, f, kind="far")
     records, _ = discard_advantage.load([str(out)])
     assert records and all(r["kind"] == "far" and r["state"][2] > advantage.NEAR for r in records)
+
+
+def test_master_claims_learned_unless_told_otherwise() -> None:
+    """Under seed rules (claims not in the search's scope) the master answers a claim as the learned claims do,
+    and with ``learned_claims=False`` as the expert does; both differ somewhere."""
+    learned, searched = MasterAgent(seed=1), MasterAgent(seed=1, learned_claims=False)
+    bot = ExpertAgent(seed=0)
+    views = claim_views("seed", 12)
+    for view, choice in views:
+        assert learned.act(view, view.legal) == claim_choice(bot, view, view.legal, choice)
+        assert searched.act(view, view.legal) == choice
+    assert any(claim_choice(bot, v, v.legal, c) != c for v, c in views)

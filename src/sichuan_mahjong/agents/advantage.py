@@ -16,9 +16,8 @@ those left in the wall, by the holding model), the tile's shape. ``ADVANTAGE`` i
 +0.08 under seed rules (8,000 duplicate hands each); it is the master's way at these discards.
 
 Claims the same way (:func:`claim_options`, :func:`claim_features`, :func:`claim_choice`): on a discard one may
-pung or kong, pass, pung and kong drawn at random in expert play, and ``CLAIMS`` (fitted under seed rules only:
-under a cap the master's search keeps claims) chooses among them; +0.11 a hand for the expert under seed rules
-(``docs/bots.md``, "Claims learned by experiment").
+pung or kong, pass, pung and kong drawn at random in expert play, and ``CLAIMS`` (a fit a rule set) chooses
+among them; +0.11 a hand for the expert under seed rules (``docs/bots.md``, "Claims learned by experiment").
 """
 
 from __future__ import annotations

@@ -64,6 +64,28 @@ ADVANTAGE: dict[bool, tuple[tuple[float, ...], float]] = {
     ),
 }
 CLAIMS: dict[bool, tuple[tuple[float, ...], float]] = {
+    True: (
+        (
+            -0.26928,
+            1.56378,
+            0.66929,
+            -0.6318,
+            0.01443,
+            0.24993,
+            -0.81568,
+            -0.51978,
+            0.39907,
+            -0.23992,
+            0.09976,
+            5.17331,
+            1.01767,
+            0.06673,
+            0.4432,
+            1.35332,
+            -0.24879,
+        ),
+        0.3,
+    ),
     False: (
         (
             -0.158,
@@ -88,6 +110,7 @@ CLAIMS: dict[bool, tuple[tuple[float, ...], float]] = {
     ),
 }
 NOTES: dict[str, str] = {
+    "claim app": "154373 random draws, 80000 hands (claim-app-11.jsonl, claim-app-12.jsonl), lam 0.01",
     "claim seed": (
         "354674 random draws, 180000 hands (claim-seed-11.jsonl, claim-seed-12.jsonl, claim-seed-13.jsonl, "
         "claim-seed-14.jsonl), lam 0.01"

@@ -5,14 +5,14 @@ plain discard near ready (no kong offered), the expert's best few discards are t
 advantage* (``advantage``, the default; :mod:`~sichuan_mahjong.agents.advantage`): what each is worth over the
 expert's, fitted on random draws among them in real play, where play-outs on samples were too noisy to tell them
 apart; so are its pass, pung and kong on a discard where the rule set has a fitted claim advantage
-(:func:`~sichuan_mahjong.agents.advantage.claim_choice`: seed rules). Where a kong or (under a cap) a claim is
-at stake (and, with ``advantage=False``, at those discards too) and the expert's own prices are close, the
-master plays the hand out instead of pricing it:
+(:func:`~sichuan_mahjong.agents.advantage.claim_choice`; ``learned_claims=False`` leaves claims to the
+search's scope). Where a kong or (that way, under a cap) a claim is at stake (and, with ``advantage=False``, at
+those discards too) and the expert's own prices are close, the master plays the hand out instead of pricing it:
 
 * **candidates**: near ready (the best discard leaves shanten <= 1), the expert's best discards whose price is
   within :data:`MARGIN` of the best (at most :data:`TOP`), and any kong offered; on a discard it could claim,
-  pass, pung and kong (under a 封顶 cap: without one, ``scope="auto"`` leaves claims to the expert, or with
-  ``advantage`` to the learned claims);
+  pass, pung and kong (with ``learned_claims=False`` only, and under a 封顶 cap: without one, ``scope="auto"``
+  leaves claims to the expert);
 * **determinization**: :func:`~sichuan_mahjong.game.sample.sample_game` draws the hidden tiles (the others'
   hands and the wall) consistent with this seat's view alone: unseen counts, declared voids and voids shown by
   play, 报叫, hand sizes; and it *reads the table* (:mod:`~sichuan_mahjong.agents.reader`): each other hand is
@@ -55,7 +55,7 @@ master plays the hand out instead of pricing it:
 The first master (plain samples: ``read=False, shaped=0, implied_voids=False, policy="mixed"``, 6 play-outs)
 gained +0.06 a hand over three experts (4,000 hands a rule set, intervals across zero); the search alone
 (``advantage=False``), +0.18 (app rules, 18,500 hands) and +0.11 (seed rules, 16,200, claims left to the
-expert); with the learned discards (and claims, seed rules), +0.32 and +0.25 (``docs/bots.md``).
+expert); with the learned discards and claims, +0.36 and +0.25 (``docs/bots.md``).
 
 ``samples`` (play-outs per candidate) and ``think_ms`` (a time budget per decision that stops sampling early)
 trade time for strength; ``policy`` (:data:`POLICIES`) picks the play-out bots and ``scope`` (:data:`SCOPES`)
@@ -127,6 +127,7 @@ class MasterAgent(ExpertAgent):
         streams: bool = False,
         holding: bool = False,
         advantage: bool = True,
+        learned_claims: bool = True,
     ) -> None:
         super().__init__(seed)
         if value_depth is not None and value_depth < 0:
@@ -169,6 +170,7 @@ class MasterAgent(ExpertAgent):
         self.streams = streams
         self.holding = holding
         self.advantage = advantage
+        self.learned_claims = learned_claims
         self.searched = 0  # decisions searched, and of those, overruled (for the benchmarks)
         self.overruled = 0
 
@@ -179,7 +181,7 @@ class MasterAgent(ExpertAgent):
         if self.advantage:
             if plain_discard(view, legal, choice):
                 return advantage_choice(self, view, legal, choice)
-            claimed = claim_choice(self, view, legal, choice)
+            claimed = claim_choice(self, view, legal, choice) if self.learned_claims else None
             if claimed is not None:
                 return claimed
         candidates: list[tuple[Action, str | None]] = [(a, None) for a in self._candidates(view, legal, choice)]
