@@ -239,10 +239,10 @@ def fit(paths: Sequence[str], lam: float, folds: int, write: str | None) -> None
     records, eligible = load(paths)
     per_seat_hand = sum(sum(e) for e in eligible.values()) / (4 * len(eligible))
     print(f"{len(records)} randomized decisions, {len(eligible)} hands, {per_seat_hand:.2f} with a choice a seat-hand")
+    weights, baseline = fit_weights(records, lam)  # all the data: the weights written, the always-answers' baseline
     if records[0].get("kind") == "claim":
-        _, base = fit_weights(records, lam)
         for kind in ("pass", "pung", "kong"):
-            print(f"always {kind} where offered: gain a decision {_ci(always(records, base, kind))}")
+            print(f"always {kind} where offered: gain a decision {_ci(always(records, baseline, kind))}")
     keys = sorted({r["hand"] for r in records})
     fold_of = {k: i % folds for i, k in enumerate(keys)}
     best_margin, best_gain = 0.0, -math.inf
@@ -263,16 +263,15 @@ def fit(paths: Sequence[str], lam: float, folds: int, write: str | None) -> None
         )
         if mean > best_gain:
             best_margin, best_gain = margin, mean
-    w, base = fit_weights(records, lam)
     xs, _, _ = design(records)
     print("weights (all data), points per unit:")
     names = CLAIM_FEATURES if records[0].get("kind") == "claim" else CANDIDATE_FEATURES
-    for name, v, sd in zip(names, w, xs.std(axis=0), strict=True):
+    for name, v, sd in zip(names, weights, xs.std(axis=0), strict=True):
         print(f"  {name:22s} {v:+.4f}  (x sd {sd:.3f})")
     if write is not None:
         files = ", ".join(Path(p).name for p in paths)
         note = f"{len(records)} random draws, {len(eligible)} hands ({files}), lam {lam}"
-        write_model(records[0].get("kind", "discard"), write == "app", w, best_margin, note)
+        write_model(records[0].get("kind", "discard"), write == "app", weights, best_margin, note)
         print(f"wrote {MODEL} ({write}: margin {best_margin}, the best held out)")
 
 

@@ -30,7 +30,7 @@ from sichuan_mahjong.agents.hand import HandState, read_view
 from sichuan_mahjong.agents.reader import deal_in, hold_weights
 from sichuan_mahjong.game.actions import Action, ActionKind
 from sichuan_mahjong.game.view import Observation
-from sichuan_mahjong.hand.melds import Meld, MeldKind
+from sichuan_mahjong.hand.melds import MeldKind
 
 __all__ = [
     "CANDIDATE_FEATURES",
@@ -157,18 +157,23 @@ def discard_features(
                 wall_useful * late,
             ]
         )
-    first = rows[0]
     state = [
         1.0,
         view.wall_count / 55,
         float(least),
-        first[0],
-        first[1],
+        rows[0][0],
+        rows[0][1],
         read.ready_weight,
         sum(view.active) / 4,
         float(declared),
     ]
-    return [[x - y for x, y in zip(row, first, strict=True)] for row in rows], state
+    return _less_first(rows), state
+
+
+def _less_first(rows: list[list[float]]) -> list[list[float]]:
+    """Each row less the first (the expert's choice's features): what an option changes."""
+    first = rows[0]
+    return [[x - y for x, y in zip(row, first, strict=True)] for row in rows]
 
 
 def advantage_choice(bot: ExpertAgent, view: Observation, legal: Sequence[Action], choice: Action) -> Action:
@@ -253,12 +258,7 @@ def claim_features(
         if a.kind is ActionKind.PASS:
             price, s, useful = now_value, now_s, h.ukeire(now_s) / 10
         else:
-            trial = h.copy()
-            trial.remove(t, 3 if kong else 2)
-            trial.melds = (*h.melds, Meld(MeldKind.KONG if kong else MeldKind.PUNG, t))
-            trial.n_melds += 1
-            trial.meld_suits = h.meld_suits | (1 << (t // 9))
-            trial.unseen[t] = 0 if kong else max(0, trial.unseen[t] - 1)
+            trial = h.claimed(t, MeldKind.KONG if kong else MeldKind.PUNG)
             if kong:
                 s = trial.shanten()
                 price = bot._hand_value(view, trial, read, s, declared)
@@ -293,7 +293,6 @@ def claim_features(
                 price * late,
             ]
         )
-    first = rows[0]
     state = [
         1.0,
         view.wall_count / 55,
@@ -304,7 +303,7 @@ def claim_features(
         float(declared),
         h.n_melds / 4,
     ]
-    return [[x - y for x, y in zip(row, first, strict=True)] for row in rows], state
+    return _less_first(rows), state
 
 
 def claim_choice(bot: ExpertAgent, view: Observation, legal: Sequence[Action], choice: Action) -> Action | None:

@@ -386,12 +386,7 @@ class ExpertAgent(EfficientAgent):
             if after <= now_s + (KONG_SLACK if now_s > 0 else 0):
                 return kinds[ActionKind.KONG][0]
         if ActionKind.PUNG in kinds:
-            trial = h.copy()
-            trial.remove(t, 2)
-            trial.melds = (*h.melds, Meld(MeldKind.PUNG, t))
-            trial.n_melds += 1
-            trial.meld_suits = ms
-            trial.unseen[t] = max(0, trial.unseen[t] - 1)
+            trial = h.claimed(t, MeldKind.PUNG)
             candidates = [d for d in range(NUM_KINDS) if trial.counts[d]]
             scored = self._discard_scores(view, trial, read, candidates)
             if scored and scored[0][0] > now_value * PUNG_MARGIN + 0.02:

@@ -131,6 +131,17 @@ class HandState:
         c = self.counts
         return [sum(c[0:9]), sum(c[9:18]), sum(c[18:27])]
 
+    def claimed(self, t: int, kind: MeldKind) -> HandState:
+        """A copy after claiming the discard t as a pung or an exposed kong: the copies held go to the meld, and
+        the claimed copy is no longer unseen."""
+        out = self.copy()
+        out.remove(t, kind.size - 1)
+        out.melds = (*self.melds, Meld(kind, t))
+        out.n_melds += 1
+        out.meld_suits |= 1 << (t // 9)
+        out.unseen[t] = max(0, out.unseen[t] - 1)
+        return out
+
     def copy(self) -> HandState:
         return HandState(
             list(self.counts),
