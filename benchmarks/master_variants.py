@@ -39,7 +39,9 @@ two differ only where the variant searches differently, so the interval is narro
   :mod:`sichuan_mahjong.agents.advantage`; ``e_adv``: the expert with the learned discards and no search;
   ``e_claim``: ``e_adv`` with the learned claims too (where the rule set has a fit); ``m_claims_searched``: the
   master with its claims left to the search's scope (``learned_claims=False``: the master before the learned
-  claims under app rules; under seed rules, the expert's claims).
+  claims under app rules; under seed rules, the expert's claims); ``m_hybrid``: the master searching the plain
+  discards its learned advantage leaves to the expert (``search_discards=True``; level with the master under
+  seed rules, docs/bots.md).
 """
 
 from __future__ import annotations
@@ -128,4 +130,5 @@ register("m_search")(_variant())
 register("m_adv")(_variant(advantage=True))
 register("e_adv")(_ExpertAdvantage)
 register("e_claim")(_ExpertClaims)
+register("m_hybrid")(_variant(advantage=True, search_discards=True))
 register("m_claims_searched")(_variant(advantage=True, learned_claims=False))

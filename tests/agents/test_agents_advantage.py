@@ -99,7 +99,26 @@ def test_the_fit_and_its_margin_decide(monkeypatch: pytest.MonkeyPatch) -> None:
         assert advantage_choice(bot, view, view.legal, choice) == choice
 
 
-def test_master_with_advantage_answers_legally_without_searching_plain_discards() -> None:
+@pytest.mark.parametrize("searches", [True, False])
+def test_master_searches_the_discards_the_advantage_leaves_if_told(searches: bool) -> None:
+    """With ``search_discards``, where the learned advantage keeps the expert's discard, the master searches it as
+    ``advantage=False`` would; where the advantage deviates, or without it (the default), its answer is the
+    advantage's, unsearched."""
+    bot = ExpertAgent(seed=0)
+    searched = 0
+    for view, choice in choice_views("seed", 12):
+        master = MasterAgent(seed=1, search_discards=searches)
+        learned = advantage_choice(bot, view, view.legal, choice)
+        answer = master.act(view, view.legal)
+        kept = learned == choice and len(master._candidates(view, view.legal, choice)) > 1
+        assert master.searched == (searches and kept)
+        if not master.searched:
+            assert answer == learned
+        searched += master.searched
+    assert (searched > 0) == searches
+
+
+def test_master_with_advantage_answers_legally() -> None:
     bots = [MasterAgent(seed=1, advantage=True)] + [make_agent("expert", seed=s) for s in range(3)]
     game = Game(sm.Rules.preset("seed"), seed=4)
     while not game.is_over:

@@ -6,8 +6,9 @@ advantage* (``advantage``, the default; :mod:`~sichuan_mahjong.agents.advantage`
 expert's, fitted on random draws among them in real play, where play-outs on samples were too noisy to tell them
 apart; so are its pass, pung and kong on a discard where the rule set has a fitted claim advantage
 (:func:`~sichuan_mahjong.agents.advantage.claim_choice`; ``learned_claims=False`` leaves claims to the
-search's scope). Where a kong or (that way, under a cap) a claim is at stake (and, with ``advantage=False``, at
-those discards too) and the expert's own prices are close, the master plays the hand out instead of pricing it:
+search's scope). Where a kong or (that way, under a cap) a claim is at stake (with ``search_discards``, at
+those discards where the advantage keeps the expert's too; with ``advantage=False``, at all of them) and the
+expert's own prices are close, the master plays the hand out instead of pricing it:
 
 * **candidates**: near ready (the best discard leaves shanten <= 1), the expert's best discards whose price is
   within :data:`MARGIN` of the best (at most :data:`TOP`), and any kong offered; on a discard it could claim,
@@ -128,6 +129,7 @@ class MasterAgent(ExpertAgent):
         holding: bool = False,
         advantage: bool = True,
         learned_claims: bool = True,
+        search_discards: bool = False,
     ) -> None:
         super().__init__(seed)
         if value_depth is not None and value_depth < 0:
@@ -171,6 +173,7 @@ class MasterAgent(ExpertAgent):
         self.holding = holding
         self.advantage = advantage
         self.learned_claims = learned_claims
+        self.search_discards = search_discards
         self.searched = 0  # decisions searched, and of those, overruled (for the benchmarks)
         self.overruled = 0
 
@@ -180,10 +183,13 @@ class MasterAgent(ExpertAgent):
             return choice
         if self.advantage:
             if plain_discard(view, legal, choice):
-                return advantage_choice(self, view, legal, choice)
-            claimed = claim_choice(self, view, legal, choice) if self.learned_claims else None
-            if claimed is not None:
-                return claimed
+                learned = advantage_choice(self, view, legal, choice)
+                if learned != choice or not self.search_discards:
+                    return learned
+            else:
+                claimed = claim_choice(self, view, legal, choice) if self.learned_claims else None
+                if claimed is not None:
+                    return claimed
         candidates: list[tuple[Action, str | None]] = [(a, None) for a in self._candidates(view, legal, choice)]
         if self.plans and view.phase == "play" and choice.kind is ActionKind.DISCARD:
             candidates += self._plan_candidates(view, legal, choice, not candidates)
