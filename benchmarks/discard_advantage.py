@@ -16,6 +16,11 @@ per decision and per seat and hand.
         --hands 40000 --seed 2 --out app-2.jsonl
     .venv/bin/python benchmarks/discard_advantage.py fit app-2.jsonl --lam 0.01 --write app
     (claims, seed rules: collect --kind claim --rules seed; fit writes CLAIMS from records of that kind)
+
+``collect --playouts N`` draws nothing: every option of a decision is played out N times from the real position,
+only the wall reshuffled (analysis only, never a bot's), the same walls for every option; ``fit`` on those
+records regresses each option's mean points less the expert's choice's on its features and compares, held out,
+its choices with the shipped fit's on the same play-outs (docs/bots.md, "Fits on played-out options").
 """
 
 from __future__ import annotations
@@ -43,22 +48,45 @@ from sichuan_mahjong.agents.advantage import (
     discard_features,
     plain_discard,
 )
+from sichuan_mahjong.agents.advantage_model import ADVANTAGE, CLAIMS
 from sichuan_mahjong.agents.expert import ExpertAgent
 from sichuan_mahjong.agents.hand import read_view
+from sichuan_mahjong.agents.master import play_on
 from sichuan_mahjong.game.actions import Action, ActionKind
+from sichuan_mahjong.game.sample import reshuffled, seat_streams
 from sichuan_mahjong.game.state import Game
 
 #: Margins tried (held out): the fit must price a candidate this far above the expert's choice to play it.
 MARGINS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.6)
 
 
+def oracle_outcomes(game: Game, seat: int, options: Sequence[Action], playouts: int, seed: int) -> list[list[float]]:
+    """Each option's points for ``seat`` from now to the end, played out ``playouts`` times by four experts from
+    the real position with only the wall reshuffled and drawn seat by seat (``reshuffled``, ``seat_streams``:
+    analysis only), the same walls and bots for every option (common random numbers)."""
+    walls = [seed * 7919 + r * 104_729 for r in range(playouts)]
+    return [
+        [play_on(seat_streams(reshuffled(game, random.Random(w))), seat, a, w, "expert") for w in walls]
+        for a in options
+    ]
+
+
 def collect(
-    rules: sm.Rules, hands: int, seed: int, explore: float, out: Any, behaviour: str = "expert", kind: str = "discard"
+    rules: sm.Rules,
+    hands: int,
+    seed: int,
+    explore: float,
+    out: Any,
+    behaviour: str = "expert",
+    kind: str = "discard",
+    playouts: int = 0,
 ) -> None:
     """``behaviour``: what a seat plays where it does not draw at random, ``expert`` or ``advantage`` (the
     expert's discard replaced by the fitted advantage's, :func:`advantage_choice`: a fit's own data). ``kind``:
     the decisions randomized, ``discard`` (near ready, :func:`discard_candidates`), ``far`` (the same further
-    from ready: tried, nothing to fit) or ``claim`` (pass, pung and kong on a discard, :func:`claim_options`)."""
+    from ready: tried, nothing to fit) or ``claim`` (pass, pung and kong on a discard, :func:`claim_options`).
+    With ``playouts``, nothing is drawn: at the same share of those decisions every option is played out that
+    many times from the real position (:func:`oracle_outcomes`, its points in ``ys``), and the seat plays on."""
     for n in range(hands):
         game = Game(rules, seed=seed * 100_003 + n)
         bots = [ExpertAgent(7 * n + s) for s in range(4)]
@@ -77,11 +105,15 @@ def collect(
                     if rng.random() < explore:
                         h = read_view(view)
                         x, state = claim_features(bots[s], view, h, bots[s]._read(view, h), options)
-                        i = rng.randrange(len(options))
-                        a = options[i]
-                        record = {"hand": n, "seat": s, "wall": view.wall_count, "x": x, "state": state, "i": i}
+                        record = {"hand": n, "seat": s, "wall": view.wall_count, "x": x, "state": state}
                         record["kind"] = kind
-                        pending.append((s, record, game.deltas[s]))
+                        if playouts:
+                            record["ys"] = oracle_outcomes(game, s, options, playouts, rng.randrange(2**31))
+                            print(json.dumps(record), file=out)
+                        else:
+                            record["i"] = i = rng.randrange(len(options))
+                            a = options[i]
+                            pending.append((s, record, game.deltas[s]))
                 elif kind in ("discard", "far") and plain_discard(view, legal, a) and len(discards) > 1:
                     h = read_view(view)
                     read = bots[s]._read(view, h)
@@ -92,12 +124,17 @@ def collect(
                             a = advantage_choice(bots[s], view, legal, a)
                         if rng.random() < explore:
                             x, state = discard_features(bots[s], view, h, read, cands)
-                            i = rng.randrange(len(cands))
-                            a = Action.discard(cands[i][1])
-                            record = {"hand": n, "seat": s, "wall": view.wall_count, "x": x, "state": state, "i": i}
+                            record = {"hand": n, "seat": s, "wall": view.wall_count, "x": x, "state": state}
                             if kind == "far":
                                 record["kind"] = kind
-                            pending.append((s, record, game.deltas[s]))
+                            if playouts:
+                                options = [Action.discard(t) for _, t in cands]
+                                record["ys"] = oracle_outcomes(game, s, options, playouts, rng.randrange(2**31))
+                                print(json.dumps(record), file=out)
+                            else:
+                                record["i"] = i = rng.randrange(len(cands))
+                                a = Action.discard(cands[i][1])
+                                pending.append((s, record, game.deltas[s]))
                 answers[s] = a
             game.step(answers)
         for s, record, before in pending:
@@ -162,6 +199,28 @@ def policy_gain(records: list[dict[str, Any]], w: np.ndarray, base: np.ndarray, 
     return out
 
 
+def oracle_design(records: list[dict[str, Any]]) -> tuple[np.ndarray, np.ndarray]:
+    """Records with play-outs (``ys``): a row per option other than the expert's, (its features, its mean
+    points less the expert's choice's on the same walls)."""
+    xs, ds = [], []
+    for r in records:
+        means = np.mean(r["ys"], axis=1)
+        xs += r["x"][1:]
+        ds += list(means[1:] - means[0])
+    return np.array(xs), np.array(ds)
+
+
+def oracle_gain(records: list[dict[str, Any]], w: np.ndarray, margin: float) -> list[float]:
+    """Per decision: the played-out points of the fit's choice less the expert's (0 where they agree)."""
+    out = []
+    for r in records:
+        adv = np.array(r["x"]) @ w
+        pick = int(np.argmax(adv)) if adv.max() > margin else 0
+        means = np.mean(r["ys"], axis=1)
+        out.append(float(means[pick] - means[0]))
+    return out
+
+
 def claim_kinds(record: dict[str, Any]) -> list[str]:
     """Each option's kind ("pass", "pung", "kong") in a claim record, read back from its pung and kong features
     (differences from the expert's choice, whose kind is the one the others are -1 from)."""
@@ -181,7 +240,7 @@ def always(records: list[dict[str, Any]], base: np.ndarray, kind: str) -> list[f
     return out
 
 
-def _ci(xs: Sequence[float]) -> str:
+def _ci(xs: Sequence[float] | np.ndarray) -> str:
     m = float(np.mean(xs))
     se = float(np.std(xs, ddof=1) / math.sqrt(len(xs))) if len(xs) > 1 else float("nan")
     return f"{m:+.4f} [{m - 1.96 * se:+.4f}, {m + 1.96 * se:+.4f}]"
@@ -235,10 +294,38 @@ def write_model(kind: str, cap: bool, weights: np.ndarray, margin: float, note: 
     MODEL.write_text("\n".join(lines) + "\n")
 
 
+def fit_oracle(records: list[dict[str, Any]], lam: float, folds: int, capped: bool) -> np.ndarray:
+    """Ridge fit of the options' played-out advantage over the expert's choice; on held-out hands, what choosing
+    by it gains a decision, beside the shipped fit on the same decisions (paired: the same play-outs)."""
+    claims = records[0].get("kind") == "claim"
+    shipped = (CLAIMS if claims else ADVANTAGE).get(capped)
+    keys = sorted({r["hand"] for r in records})
+    fold_of = {k: i % folds for i, k in enumerate(keys)}
+    held = np.zeros(len(records))
+    for f in range(folds):
+        test = [i for i, r in enumerate(records) if fold_of[r["hand"]] == f]
+        xs, ds = oracle_design([r for r in records if fold_of[r["hand"]] != f])
+        held[test] = oracle_gain([records[i] for i in test], ridge(xs, ds, lam), 0.0)
+    print(f"the fit, held out: gain a decision {_ci(held)}")
+    if shipped is not None:
+        ship = np.array(oracle_gain(records, np.array(shipped[0]), shipped[1]))
+        print(f"the shipped fit on the same decisions: {_ci(ship)}; the fit less the shipped {_ci(held - ship)}")
+    xs, ds = oracle_design(records)
+    return ridge(xs, ds, lam)
+
+
 def fit(paths: Sequence[str], lam: float, folds: int, write: str | None) -> None:
     records, eligible = load(paths)
     per_seat_hand = sum(sum(e) for e in eligible.values()) / (4 * len(eligible))
-    print(f"{len(records)} randomized decisions, {len(eligible)} hands, {per_seat_hand:.2f} with a choice a seat-hand")
+    print(f"{len(records)} decisions, {len(eligible)} hands, {per_seat_hand:.2f} with a choice a seat-hand")
+    if "ys" in records[0]:
+        weights = fit_oracle(records, lam, folds, write == "app" if write else False)
+        if write is not None:
+            files = ", ".join(Path(p).name for p in paths)
+            note = f"{len(records)} decisions played out, {len(eligible)} hands ({files}), lam {lam}"
+            write_model(records[0].get("kind", "discard"), write == "app", weights, 0.0, note)
+            print(f"wrote {MODEL} ({write})")
+        return
     weights, baseline = fit_weights(records, lam)  # all the data: the weights written, the always-answers' baseline
     if records[0].get("kind") == "claim":
         for kind in ("pass", "pung", "kong"):
@@ -285,6 +372,9 @@ def main() -> None:
     c.add_argument("--explore", type=float, default=0.35, help="share of decisions with a choice randomized")
     c.add_argument("--behaviour", choices=("expert", "advantage"), default="expert")
     c.add_argument("--kind", choices=("discard", "far", "claim"), default="discard", help="the decisions randomized")
+    c.add_argument(
+        "--playouts", type=int, default=0, help="play every option out this many times instead of drawing one"
+    )
     c.add_argument("--out", required=True)
     f = sub.add_parser("fit")
     f.add_argument("paths", nargs="+")
@@ -294,7 +384,16 @@ def main() -> None:
     args = p.parse_args()
     if args.cmd == "collect":
         with open(args.out, "w") as out:
-            collect(sm.Rules.preset(args.rules), args.hands, args.seed, args.explore, out, args.behaviour, args.kind)
+            collect(
+                sm.Rules.preset(args.rules),
+                args.hands,
+                args.seed,
+                args.explore,
+                out,
+                args.behaviour,
+                args.kind,
+                args.playouts,
+            )
     else:
         fit(args.paths, args.lam, args.folds, args.write)
 
