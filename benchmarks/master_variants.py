@@ -35,13 +35,16 @@ two differ only where the variant searches differently, so the interval is narro
   dealt hand then played on all (none) of the ``shaped`` turns (``sample.HOLD_SHAPED`` 1.0, 0.0; default 0.5).
 * ``m_search``: the master before the learned discards (``advantage=False``: plain discards near ready searched
   too); every variant above is this master with its change, so screens against it reproduce as written.
-* ``m_adv``: the master (``advantage=True``, now the default): plain discards by the learned advantage,
-  :mod:`sichuan_mahjong.agents.advantage`; ``e_adv``: the expert with the learned discards and no search;
+* ``m_adv``: the master (``advantage=True, live=False``, the default): plain discards by the learned
+  advantage, :mod:`sichuan_mahjong.agents.advantage`; ``e_adv``: the expert with the learned discards and no search;
   ``e_claim``: ``e_adv`` with the learned claims too (where the rule set has a fit); ``m_claims_searched``: the
   master with its claims left to the search's scope (``learned_claims=False``: the master before the learned
   claims under app rules; under seed rules, the expert's claims); ``m_hybrid``: the master searching the plain
   discards its learned advantage leaves to the expert (``search_discards=True``; level with the master under
   seed rules, docs/bots.md).
+* ``m_live``: the master whose expert counts each unseen kind by its live copies (``live=True``,
+  ``reader.live_counts``, in thousandths of a copy); ``m_live_float``: the same idea unrounded, its table read,
+  报叫 and passed wins on live copies too, under seed rules only (pure Python: a compiled expert counts in ints).
 """
 
 from __future__ import annotations
@@ -53,7 +56,9 @@ from sichuan_mahjong.agents import master
 from sichuan_mahjong.agents.advantage import advantage_choice, claim_choice
 from sichuan_mahjong.agents.base import register
 from sichuan_mahjong.agents.expert import ExpertAgent
+from sichuan_mahjong.agents.hand import HandState, read_view
 from sichuan_mahjong.agents.master import MasterAgent
+from sichuan_mahjong.agents.reader import live_counts
 from sichuan_mahjong.game import sample
 from sichuan_mahjong.game.actions import Action
 from sichuan_mahjong.game.view import Observation
@@ -132,3 +137,18 @@ register("e_adv")(_ExpertAdvantage)
 register("e_claim")(_ExpertClaims)
 register("m_hybrid")(_variant(advantage=True, search_discards=True))
 register("m_claims_searched")(_variant(advantage=True, learned_claims=False))
+
+
+class _MasterLiveFloat(MasterAgent):
+    """The master whose expert counts each unseen kind by the live copies unrounded, under seed rules only: pure
+    Python alone (a compiled expert counts in ints)."""
+
+    def _hand(self, view: Observation) -> HandState:
+        h = read_view(view)
+        if view.rules.max_fan is None:
+            h.unseen = live_counts(view, h.unseen)  # type: ignore[assignment]
+        return h
+
+
+register("m_live_float")(_MasterLiveFloat)
+register("m_live")(_variant(advantage=True, live=True))

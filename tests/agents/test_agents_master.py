@@ -14,7 +14,8 @@ from played import decision_views
 from sichuan_mahjong.agents import make_agent
 from sichuan_mahjong.agents.expert import ExpertAgent
 from sichuan_mahjong.agents.hand import read_view
-from sichuan_mahjong.agents.master import PLAN_DANGER, MasterAgent, _gains, play_on
+from sichuan_mahjong.agents.master import LIVE_SCALE, PLAN_DANGER, MasterAgent, _gains, play_on
+from sichuan_mahjong.agents.reader import live_counts
 from sichuan_mahjong.agents.value import state_value
 from sichuan_mahjong.game.actions import Action, ActionKind
 from sichuan_mahjong.game.position import position
@@ -73,6 +74,7 @@ def test_registered_and_answers_legally() -> None:
         ("app", {"value_depth": 2}),
         ("seed", {"streams": True}),
         ("app", {"holding": True}),
+        ("seed", {"live": True}),
     ],
 )
 def test_hidden_tiles_do_not_change_the_choice(preset: str, options: dict[str, Any]) -> None:
@@ -249,3 +251,26 @@ def test_value_depth_cuts_the_play_out_and_the_value_stands_for_the_rest() -> No
     assert sum(e.type == "draw" for e in cut.events) == 2
     with pytest.raises(ValueError, match="value_depth"):
         MasterAgent(value_depth=-1)
+
+
+@pytest.mark.parametrize(("preset", "live"), [("seed", None), ("seed", True), ("app", True), ("seed", False)])
+def test_live_prices_the_expert_on_the_copies_that_will_reach_the_seat(preset: str, live: bool | None) -> None:
+    """When told (not by default), the expert inside the master counts each unseen kind by the reader's live
+    copies (in thousandths); the counts move somewhere, and so do some answers. The table read (which reads
+    counts as copies) stays the plain hand's."""
+    counted = bool(live)
+    bot = MasterAgent(seed=0) if live is None else MasterAgent(seed=0, live=live)
+    views = [v for _, v in decision_views(preset, range(3)) if len(v.legal) > 1][::3]
+    moved = 0
+    for v in views:
+        raw = read_view(v).unseen
+        live_n = live_counts(v, raw)
+        h = bot._hand(v)
+        assert h.unseen == ([round(LIVE_SCALE * n) for n in live_n] if counted else raw)
+        read, plain_read = bot._read(v, h), ExpertAgent(seed=0)._read(v, read_view(v))
+        assert (read.danger, read.kong_feed) == (plain_read.danger, plain_read.kong_feed)
+        moved += any(abs(n - r) > 0.25 for n, r in zip(live_n, raw, strict=True))
+    assert moved > 0
+    plain = MasterAgent(seed=0, live=False)
+    differ = sum(bot.act(v, v.legal) != plain.act(v, v.legal) for v in views)
+    assert differ > 0 if counted else differ == 0

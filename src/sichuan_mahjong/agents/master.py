@@ -1,6 +1,8 @@
 """``master``: the expert, checked by search at the decisions where the expert is unsure.
 
-At every decision the expert's choice comes first (:class:`~sichuan_mahjong.agents.expert.ExpertAgent`). At a
+At every decision the expert's choice comes first (:class:`~sichuan_mahjong.agents.expert.ExpertAgent`; with
+``live``, an option measured level under seed rules in ``docs/bots.md``, that expert counts each unseen kind by the
+copies the reader expects to reach this seat, :func:`~sichuan_mahjong.agents.reader.live_counts`). At a
 plain discard near ready (no kong offered), the expert's best few discards are told apart by a *learned
 advantage* (``advantage``, the default; :mod:`~sichuan_mahjong.agents.advantage`): what each is worth over the
 expert's, fitted on random draws among them in real play, where play-outs on samples were too noisy to tell them
@@ -74,10 +76,10 @@ from collections.abc import Callable, Sequence
 from sichuan_mahjong.agents.advantage import advantage_choice, claim_choice, plain_discard
 from sichuan_mahjong.agents.base import Agent, register
 from sichuan_mahjong.agents.efficient import EfficientAgent, _centrality, kind_of
-from sichuan_mahjong.agents.expert import ExpertAgent
+from sichuan_mahjong.agents.expert import ExpertAgent, TableRead
 from sichuan_mahjong.agents.hand import HandState, read_view
 from sichuan_mahjong.agents.likely import discard_likelihood
-from sichuan_mahjong.agents.reader import hold_weights, ready_odds, wait_odds
+from sichuan_mahjong.agents.reader import hold_weights, live_counts, ready_odds, wait_odds
 from sichuan_mahjong.agents.value import state_value
 from sichuan_mahjong.game.actions import Action, ActionKind
 from sichuan_mahjong.game.position import position
@@ -97,6 +99,8 @@ TOP = 3
 Z = 1.5
 #: ... and at least this many points.
 MIN_GAIN = 0.1
+#: ``live``: the live copies are counted in these parts of a copy (the compiled expert counts in ints).
+LIVE_SCALE = 1000
 #: Search discards only when the best leaves the hand this close to ready (shanten).
 NEAR = 1
 
@@ -130,6 +134,7 @@ class MasterAgent(ExpertAgent):
         advantage: bool = True,
         learned_claims: bool = True,
         search_discards: bool = False,
+        live: bool = False,
     ) -> None:
         super().__init__(seed)
         if value_depth is not None and value_depth < 0:
@@ -174,8 +179,33 @@ class MasterAgent(ExpertAgent):
         self.advantage = advantage
         self.learned_claims = learned_claims
         self.search_discards = search_discards
+        self.live = live
         self.searched = 0  # decisions searched, and of those, overruled (for the benchmarks)
         self.overruled = 0
+
+    def _hand(self, view: Observation) -> HandState:
+        """The hand the expert's choice is priced on. With ``live``, each unseen kind counts the copies the reader
+        expects to reach this seat (:func:`~sichuan_mahjong.agents.reader.live_counts`) instead of all its unseen
+        copies alike, in thousandths of a copy (:data:`LIVE_SCALE`: the compiled expert counts in ints; its prices
+        use only ratios of counts, and what reads a count as copies is given the plain hand: the table read,
+        报叫, a win passed)."""
+        h = read_view(view)
+        if self.live:
+            h.unseen = [round(LIVE_SCALE * n) for n in live_counts(view, h.unseen)]
+        return h
+
+    def _plain(self, view: Observation, h: HandState) -> HandState:
+        """``h`` counting all unseen copies alike, for what reads a count as copies (``live`` scales them)."""
+        return read_view(view) if self.live else h
+
+    def _read(self, view: Observation, h: HandState) -> TableRead:
+        return super()._read(view, self._plain(view, h))
+
+    def _declare(self, view: Observation, h: HandState, kinds: dict[ActionKind, list[Action]]) -> Action:
+        return super()._declare(view, self._plain(view, h), kinds)
+
+    def _pass_small_win(self, view: Observation, h: HandState) -> bool:
+        return super()._pass_small_win(view, self._plain(view, h))
 
     def act(self, view: Observation, legal: Sequence[Action]) -> Action:
         choice = super().act(view, legal)
