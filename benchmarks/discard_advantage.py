@@ -71,6 +71,16 @@ def oracle_outcomes(game: Game, seat: int, options: Sequence[Action], playouts: 
     ]
 
 
+def write_played(
+    out: Any, game: Game, seat: int, record: dict[str, Any], options: Sequence[Action], playouts: int, seed: int
+) -> None:
+    """Write ``record`` with its options' play-outs (``ys``, :func:`oracle_outcomes`) and whether the rules have
+    a cap (``capped``: which shipped fit ``fit`` compares with)."""
+    record["ys"] = oracle_outcomes(game, seat, options, playouts, seed)
+    record["capped"] = game.rules.max_fan is not None
+    out.write(json.dumps(record) + "\n")
+
+
 def collect(
     rules: sm.Rules,
     hands: int,
@@ -108,8 +118,7 @@ def collect(
                         record = {"hand": n, "seat": s, "wall": view.wall_count, "x": x, "state": state}
                         record["kind"] = kind
                         if playouts:
-                            record["ys"] = oracle_outcomes(game, s, options, playouts, rng.randrange(2**31))
-                            print(json.dumps(record), file=out)
+                            write_played(out, game, s, record, options, playouts, rng.randrange(2**31))
                         else:
                             record["i"] = i = rng.randrange(len(options))
                             a = options[i]
@@ -129,8 +138,7 @@ def collect(
                                 record["kind"] = kind
                             if playouts:
                                 options = [Action.discard(t) for _, t in cands]
-                                record["ys"] = oracle_outcomes(game, s, options, playouts, rng.randrange(2**31))
-                                print(json.dumps(record), file=out)
+                                write_played(out, game, s, record, options, playouts, rng.randrange(2**31))
                             else:
                                 record["i"] = i = rng.randrange(len(cands))
                                 a = Action.discard(cands[i][1])
@@ -294,11 +302,12 @@ def write_model(kind: str, cap: bool, weights: np.ndarray, margin: float, note: 
     MODEL.write_text("\n".join(lines) + "\n")
 
 
-def fit_oracle(records: list[dict[str, Any]], lam: float, folds: int, capped: bool) -> np.ndarray:
+def fit_oracle(records: list[dict[str, Any]], lam: float, folds: int) -> np.ndarray:
     """Ridge fit of the options' played-out advantage over the expert's choice; on held-out hands, what choosing
-    by it gains a decision, beside the shipped fit on the same decisions (paired: the same play-outs)."""
+    by it gains a decision, beside the shipped fit for the records' rules on the same decisions (paired: the same
+    play-outs)."""
     claims = records[0].get("kind") == "claim"
-    shipped = (CLAIMS if claims else ADVANTAGE).get(capped)
+    shipped = (CLAIMS if claims else ADVANTAGE).get(records[0]["capped"])
     keys = sorted({r["hand"] for r in records})
     fold_of = {k: i % folds for i, k in enumerate(keys)}
     held = np.zeros(len(records))
@@ -319,7 +328,7 @@ def fit(paths: Sequence[str], lam: float, folds: int, write: str | None) -> None
     per_seat_hand = sum(sum(e) for e in eligible.values()) / (4 * len(eligible))
     print(f"{len(records)} decisions, {len(eligible)} hands, {per_seat_hand:.2f} with a choice a seat-hand")
     if "ys" in records[0]:
-        weights = fit_oracle(records, lam, folds, write == "app" if write else False)
+        weights = fit_oracle(records, lam, folds)
         if write is not None:
             files = ", ".join(Path(p).name for p in paths)
             note = f"{len(records)} decisions played out, {len(eligible)} hands ({files}), lam {lam}"

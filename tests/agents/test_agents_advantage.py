@@ -260,6 +260,7 @@ def test_collect_with_playouts_plays_every_option_out_from_the_real_position(tmp
     records, eligible = discard_advantage.load([str(out)])
     assert records and sum(sum(e) for e in eligible.values()) == len(records)
     assert all("i" not in r and len(r["ys"]) == len(r["x"]) and {len(y) for y in r["ys"]} == {2} for r in records)
+    assert all(r["capped"] is False for r in records)  # seed rules: the fit compares with the uncapped shipped fit
     assert any(len(set(map(tuple, r["ys"]))) > 1 for r in records)  # the options' play-outs part ways somewhere
 
 
