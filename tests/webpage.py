@@ -48,8 +48,49 @@ def open_room(
     return page.url.rsplit("=", 1)[1]
 
 
+TABLE = ".table .seat-bottom"
+#: 不报: the answer to a 报叫 at the deal (the dealer's own 报叫 comes with his first discard, in play).
+DEAL_PASS = '.table.phase-declare [data-act=send][data-action="pass"]'
+#: What a page shows, for a failure's message: its screen, heading and connection.
+SHOWING = """() => [document.body.dataset.screen, document.querySelector('h2')?.textContent,
+    document.querySelector('[data-role=conn]')?.className].join(' | ')"""
+
+
 def wait_table(page: Page) -> None:
-    page.wait_for_selector(".table .seat-bottom")
+    try:
+        page.wait_for_selector(TABLE)
+    except PlaywrightTimeoutError:
+        raise AssertionError(f"no table after {TIMEOUT_MS / 1000:g} s; the page shows: {showing(page)}") from None
+
+
+def wait_tables(*pages: Page) -> None:
+    """Wait until every page shows the table, the first hand's 报叫 at the deal answered (不报) on a page asked it.
+
+    Without exchange and 定缺 a non-dealer whose dealt hand is ready is asked 报叫 before anyone plays, and the
+    seats not asked are shown nothing until it is answered (docs/protocol.md "Who is told when"): at the first
+    hand their pages stay in the waiting room, told only that the match began, so one person's table can wait
+    for another's answer."""
+    deadline = time.monotonic() + TIMEOUT_MS / 1000
+    while True:
+        waiting = [page for page in pages if not page.locator(TABLE).count()]
+        if not waiting:
+            return
+        for page in pages:
+            if page.locator(DEAL_PASS).count():
+                _tap(page, DEAL_PASS)
+        if time.monotonic() > deadline:
+            shown = "; ".join(showing(page) for page in waiting)
+            raise AssertionError(
+                f"no table on {len(waiting)} of {len(pages)} pages after {TIMEOUT_MS / 1000:g} s: {shown}"
+            )
+        waiting[0].wait_for_timeout(50)
+
+
+def showing(page: Page) -> str:
+    try:
+        return str(page.evaluate(SHOWING))
+    except Exception as exc:  # the page itself is gone or hung
+        return f"(unreadable: {exc})"
 
 
 # ------------------------------------------------------------------------------------------- the player

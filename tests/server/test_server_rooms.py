@@ -215,3 +215,47 @@ def test_serve_refuses_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None
     assert "--port must be 1..65535" in capsys.readouterr().err
     assert main(["serve", "--full-gc", "-5"]) == 2
     assert "--full-gc cannot be negative, got -5" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("ready", [0, 1], ids=["host-decides", "friend-decides"])
+def test_a_baojiao_at_the_deal_still_tells_everyone_the_match_began(
+    monkeypatch: pytest.MonkeyPatch, ready: int
+) -> None:
+    # Without exchange and 定缺, a non-dealer whose dealt hand is ready is asked 报叫 before anyone plays; the
+    # seats not asked are shown nothing meanwhile (docs/protocol.md). The host waits in the room, the friend
+    # joins by code and the match starts: whichever of them is not asked must still hear that it began (a
+    # `room` message), or the page stays in the waiting room showing seats that may look free.
+    hands = ["13579m13579p135s", "13579m2468p2468s", "2233m467p1234567s", "2468m1357p13579s"]
+    hands[ready] = "123456789m1234p"  # ready at the deal, waiting on 4p
+
+    def scripted(rules: Rules, seed: int, *, dealer: int | None = None, base: int = 1) -> Game:
+        return Game.setup(rules, hands, dealer=2, seed=seed, base=base)
+
+    monkeypatch.setattr("sichuan_mahjong.match.Game", scripted)
+
+    def told(inbox: Inbox) -> bool:
+        """The match began, by a view or else by the room's own message."""
+        return any(m["type"] == "view" or (m["type"] == "room" and m["room"]["started"]) for m in inbox.seen)
+
+    async def go() -> None:
+        lobby = Lobby(Store(":memory:"), OPTIONS)
+        room, _ = lobby.create({"hands": 1, "preset": "bloody", "bots": {"2": "efficient", "3": "efficient"}})
+        inboxes = {0: Inbox(), 1: Inbox()}
+        conns = {0: room.attach(inboxes[0], 0)}
+        lobby.join(room.code, {"name": "friend"})  # the room fills and the match starts
+        assert told(inboxes[0]), [m["type"] for m in inboxes[0].seen]  # the host, before the friend connects
+        conns[1] = room.attach(inboxes[1], 1)
+        assert told(inboxes[1]), [m["type"] for m in inboxes[1].seen]  # the friend, as it connects
+        game = room.game
+        assert game is not None and game.phase == "declare" and list(room.pending) == [ready]
+        waiting = 1 - ready
+        assert not any(m["type"] == "view" for m in inboxes[waiting].seen)  # the pause itself stays hidden
+        last = [m for m in inboxes[waiting].seen if m["type"] == "room"][-1]["room"]
+        assert last["started"] and all(p is not None for p in last["players"])
+        asked = [m for m in inboxes[ready].seen if m["type"] == "view"]
+        assert asked and asked[-1]["legal"] == ["declare_ready", "pass"]
+        inboxes[waiting].unread()
+        room.handle(conns[ready], ClientMessage("act", action="pass", seq=room.seq))
+        assert any(m["type"] == "view" for m in inboxes[waiting].unread())  # the table, once it is answered
+
+    asyncio.run(go())

@@ -8,7 +8,18 @@ import re
 import pytest
 from playwright.sync_api import Page, ViewportSize
 
-from webpage import PHONE, SMALL_PHONE, NewPage, my_tiles, open_room, play_until, shot, step, wait_table
+from webpage import (
+    PHONE,
+    SMALL_PHONE,
+    NewPage,
+    my_tiles,
+    open_room,
+    play_until,
+    shot,
+    step,
+    wait_table,
+    wait_tables,
+)
 
 #: The only places a face-up tile may be drawn for someone who does not hold it.
 PUBLIC_TILES = ".river .tile, .meld .tile, .win-tile"
@@ -156,8 +167,7 @@ def test_two_people_join_by_code_and_each_sees_only_their_own_tiles(new_page: Ne
     friend.fill("#name", "小红")
     friend.fill("#code", code.lower())
     friend.click("[data-act=join]")
-    wait_table(friend)
-    wait_table(host)
+    wait_tables(friend, host)
     # seat 0 (host) sees the friend on the right (下家); the friend sees the host on the left (上家)
     assert "小红" in host.locator(".seat-right .plate").inner_text()
     assert "阿明" in friend.locator(".seat-left .plate").inner_text()
@@ -178,7 +188,7 @@ def test_a_friends_tuoguan_shows_at_once_and_a_tap_survives_the_redraw(new_page:
     friend.goto(f"/?room={code}")
     friend.fill("#name", "小红")
     friend.click("[data-act=join]")
-    wait_table(friend)
+    wait_tables(friend, host)
     badge = host.locator(".seat-right .plate .badge.auto")
     friend.click("[data-act=auto]")  # 托管: the friend's seat plays itself
     friend.locator("[data-act=auto].on").wait_for()

@@ -207,6 +207,14 @@ class Room:
         self.match = Match(self.settings.rules, hands=self.settings.hands, seed=self.settings.seed)
         self._new_hand()
         self.resume()
+        # A 报叫 at the deal (no exchange, no 定缺) is asked before anyone plays, and the seats not asked are
+        # shown nothing meanwhile: they hear from the room itself that the match began (a view carries it too).
+        room: dict[str, Any] | None = None
+        for conn in self._conns():
+            shown = self.public if conn.seat is None else self._seat(conn.seat).shown
+            if shown is None:
+                room = room or {"type": "room", "room": self.room_json()}
+                conn.client.send(room)
 
     def resume(self) -> None:
         """After start or restore: hold timers for absent people, then tell everyone and schedule the bots."""
@@ -493,6 +501,8 @@ class Room:
         shown = self.public if conn.seat is None else self._seat(conn.seat).shown
         if shown is not None:
             self._view_to(conn, shown, dumps(room))
+        else:  # shown nothing yet (a 报叫 at the deal is being decided): the room says the match began
+            client.send({"type": "room", "room": room})
         if game.is_over:
             client.send(hand_over_message(game, self.match.hand_index + 1, room))
             if self.match.is_over:

@@ -329,15 +329,20 @@ export function waitingHTML(t, ctx) {
       return `<li class="${p && p.name ? "filled" : "open"}">${esc(seatLabel(t, seat, ctx.me))}: ${esc(who)}${you}</li>`;
     })
     .join("");
+  // The match began but no view came yet (a 报叫 at the deal is being decided, and seats not asked are shown
+  // nothing meanwhile): no more invitations, the table follows.
+  const share = room.started
+    ? `<p data-role="started">${esc(t("started_hint"))}</p>`
+    : `<p>${esc(t("share_hint"))}</p>
+        <p class="share"><input readonly value="${esc(link)}" data-role="link"><button data-act="copy">${esc(t("btn_copy"))}</button></p>`;
   return `
     <div class="lobby waiting">
       <header class="lobby-head"><h1>${esc(t("title"))}</h1>
         <span class="conn conn-${ctx.ui.conn}" data-role="conn">${esc(t(`conn_${ctx.ui.conn}`))}</span></header>
       <section class="card">
-        <h2>${esc(t("waiting_room"))}</h2>
+        <h2>${esc(t(room.started ? "waiting_started" : "waiting_room"))}</h2>
         <p class="bigcode" data-role="code">${esc(ctx.code)}</p>
-        <p>${esc(t("share_hint"))}</p>
-        <p class="share"><input readonly value="${esc(link)}" data-role="link"><button data-act="copy">${esc(t("btn_copy"))}</button></p>
+        ${share}
         <ul class="seatlist">${rows}</ul>
         <p><a href="/" data-act="home">${esc(t("back_to_lobby"))}</a></p>
       </section>
