@@ -55,7 +55,7 @@ from typing import Any
 from sichuan_mahjong.agents import master
 from sichuan_mahjong.agents.advantage import advantage_choice, claim_choice
 from sichuan_mahjong.agents.base import register
-from sichuan_mahjong.agents.expert import ExpertAgent
+from sichuan_mahjong.agents.expert import ExpertAgent, TableRead
 from sichuan_mahjong.agents.hand import HandState, read_view
 from sichuan_mahjong.agents.master import MasterAgent
 from sichuan_mahjong.agents.reader import live_counts
@@ -152,3 +152,18 @@ class _MasterLiveFloat(MasterAgent):
 
 register("m_live_float")(_MasterLiveFloat)
 register("m_live")(_variant(advantage=True, live=True))
+register("m_plain")(_variant(advantage=True, live=False))
+
+
+class _MasterNoFeed(MasterAgent):
+    """The master whose expert (on live copies) prices no kong feeding at all."""
+
+    def _read(self, view: Observation, h: HandState) -> TableRead:
+        read = super()._read(view, h)
+        if h.unit > 1:
+            read.kong_feed = [0.0] * len(read.kong_feed)
+        return read
+
+
+register("m_nofeed")(_MasterNoFeed)
+register("m_hybrid_live")(_variant(search_discards=True))

@@ -107,7 +107,7 @@ def test_master_searches_the_discards_the_advantage_leaves_if_told(searches: boo
     bot = ExpertAgent(seed=0)
     searched = 0
     for view, choice in choice_views("seed", 12):
-        master = MasterAgent(seed=1, search_discards=searches)
+        master = MasterAgent(seed=1, search_discards=searches, live=False)  # its expert's choice is the plain one
         learned = advantage_choice(bot, view, view.legal, choice)
         answer = master.act(view, view.legal)
         kept = learned == choice and len(master._candidates(view, view.legal, choice)) > 1
@@ -242,7 +242,7 @@ def test_collect_far_draws_only_further_from_ready(tmp_path: Path) -> None:
 def test_master_claims_learned_unless_told_otherwise() -> None:
     """Under seed rules (claims not in the search's scope) the master answers a claim as the learned claims do,
     and with ``learned_claims=False`` as the expert does; both differ somewhere."""
-    learned, searched = MasterAgent(seed=1), MasterAgent(seed=1, learned_claims=False)
+    learned, searched = MasterAgent(seed=1, live=False), MasterAgent(seed=1, learned_claims=False, live=False)
     bot = ExpertAgent(seed=0)
     views = claim_views("seed", 12)
     for view, choice in views:

@@ -13,7 +13,7 @@ import sichuan_mahjong as sm
 from played import decision_views
 from sichuan_mahjong.agents import make_agent
 from sichuan_mahjong.agents.expert import ExpertAgent
-from sichuan_mahjong.agents.hand import read_view
+from sichuan_mahjong.agents.hand import HandState, read_view
 from sichuan_mahjong.agents.master import LIVE_SCALE, PLAN_DANGER, MasterAgent, _gains, play_on
 from sichuan_mahjong.agents.reader import live_counts
 from sichuan_mahjong.agents.value import state_value
@@ -22,6 +22,11 @@ from sichuan_mahjong.game.position import position
 from sichuan_mahjong.game.sample import sample_game
 from sichuan_mahjong.game.state import Game
 from sichuan_mahjong.game.view import Observation
+
+
+def expert_choice(view: Observation) -> Action:
+    """The choice the master's search starts from: its own expert's (on live copies where the rules have no cap)."""
+    return ExpertAgent.act(MasterAgent(seed=3), view, view.legal)
 
 
 def searched_views(preset: str, seeds: range, limit: int) -> list[Observation]:
@@ -191,7 +196,7 @@ def test_undecided_challengers_are_sampled_further() -> None:
 
     extra: list[int] = []
     for v in views:
-        n = len(MasterAgent(advantage=False, seed=3)._candidates(v, v.legal, ExpertAgent(seed=3).act(v, v.legal)))
+        n = len(MasterAgent(advantage=False, seed=3)._candidates(v, v.legal, expert_choice(v)))
         for max_samples, out in ((None, None), (12, extra)):
             calls[0] = 0
             Counting(advantage=False, seed=3, samples=4, max_samples=max_samples).act(v, v.legal)
@@ -215,7 +220,7 @@ def test_claim_samples_play_claims_out_more_often_and_nothing_else() -> None:
             return super()._play_out(view, action, plan, seed)
 
     for v in views:
-        n = len(MasterAgent(advantage=False, seed=3)._candidates(v, v.legal, ExpertAgent(seed=3).act(v, v.legal)))
+        n = len(MasterAgent(advantage=False, seed=3)._candidates(v, v.legal, expert_choice(v)))
         calls[0] = 0
         Counting(advantage=False, seed=3, samples=2, claim_samples=5).act(v, v.legal)
         assert calls[0] == (5 if v.phase == "claim" else 2) * n
@@ -253,24 +258,56 @@ def test_value_depth_cuts_the_play_out_and_the_value_stands_for_the_rest() -> No
         MasterAgent(value_depth=-1)
 
 
-@pytest.mark.parametrize(("preset", "live"), [("seed", None), ("seed", True), ("app", True), ("seed", False)])
+@pytest.mark.parametrize(
+    ("preset", "live"), [("seed", None), ("app", None), ("seed", True), ("app", True), ("seed", False)]
+)
 def test_live_prices_the_expert_on_the_copies_that_will_reach_the_seat(preset: str, live: bool | None) -> None:
-    """When told (not by default), the expert inside the master counts each unseen kind by the reader's live
-    copies (in thousandths); the counts move somewhere, and so do some answers. The table read (which reads
-    counts as copies) stays the plain hand's."""
-    counted = bool(live)
+    """When told, and by default where the rule set has no cap (seed rules, not app rules), the expert inside the
+    master counts each unseen kind by the reader's live copies, in thousandths (the hand's ``unit``): the counts
+    move somewhere, and so do some answers. The table read's kong feed then reads whole live copies (three of a
+    kind that will reach this seat, not three unseen); its danger stays the plain hand's."""
+    counted = live if live is not None else preset == "seed"
     bot = MasterAgent(seed=0) if live is None else MasterAgent(seed=0, live=live)
     views = [v for _, v in decision_views(preset, range(3)) if len(v.legal) > 1][::3]
-    moved = 0
+    moved = feed_moved = 0
     for v in views:
         raw = read_view(v).unseen
         live_n = live_counts(v, raw)
         h = bot._hand(v)
         assert h.unseen == ([round(LIVE_SCALE * n) for n in live_n] if counted else raw)
+        assert h.unit == (LIVE_SCALE if counted else 1)
         read, plain_read = bot._read(v, h), ExpertAgent(seed=0)._read(v, read_view(v))
-        assert (read.danger, read.kong_feed) == (plain_read.danger, plain_read.kong_feed)
+        assert read.danger == plain_read.danger
+        fed = [t for t, f in enumerate(read.kong_feed) if f > 0]
+        if counted and v.rules.kongs_pay and v.wall_count > 0:
+            assert fed == [t for t, n in enumerate(h.unseen) if n >= 3 * LIVE_SCALE]
+        feed_moved += read.kong_feed != plain_read.kong_feed
         moved += any(abs(n - r) > 0.25 for n, r in zip(live_n, raw, strict=True))
     assert moved > 0
+    assert feed_moved > 0 if counted else feed_moved == 0
     plain = MasterAgent(seed=0, live=False)
     differ = sum(bot.act(v, v.legal) != plain.act(v, v.legal) for v in views)
     assert differ > 0 if counted else differ == 0
+
+
+class _Thousandths(ExpertAgent):
+    """The expert counting every unseen copy in thousandths (the hand's ``unit``)."""
+
+    def _hand(self, view: Observation) -> HandState:
+        h = read_view(view)
+        h.unseen = [LIVE_SCALE * n for n in h.unseen]
+        h.unit = LIVE_SCALE
+        return h
+
+
+@pytest.mark.parametrize("preset", ["seed", "app"])
+def test_the_expert_answers_alike_whatever_part_of_a_copy_it_counts_in(preset: str) -> None:
+    """Its prices use ratios of counts and its thresholds (kong feed, 报叫, a win passed) compare with
+    ``n * unit``: counting in thousandths changes no answer, which is what lets the master count live copies."""
+    plain, scaled = ExpertAgent(seed=0), _Thousandths(seed=0)
+    views = [v for _, v in decision_views(preset, range(8)) if len(v.legal) > 1]
+    kinds = {a.kind for v in views for a in v.legal}
+    assert {ActionKind.PUNG, ActionKind.KONG, ActionKind.HU} <= kinds
+    for v in views:
+        assert scaled.act(v, v.legal) == plain.act(v, v.legal), v
+        assert scaled._read(v, scaled._hand(v)).kong_feed == plain._read(v, read_view(v)).kong_feed

@@ -151,7 +151,7 @@ class TableRead:
         if view.rules.kongs_pay and view.wall_count > 0:
             odds = 0.006 + 0.01 * late
             for t in range(NUM_KINDS):
-                if h.unseen[t] >= 3:
+                if h.unseen[t] >= 3 * h.unit:
                     self.kong_feed[t] = odds * (n_active - 1) * 2.5
 
 
@@ -359,11 +359,11 @@ class ExpertAgent(EfficientAgent):
         if view.phase == "declare":
             waits = _wait_values(h, h.melds, view.rules, True)
             live = sum(n for _, n, _ in waits)
-            return declare if live >= 3 else kinds[ActionKind.PASS][0]
+            return declare if live >= 3 * h.unit else kinds[ActionKind.PASS][0]
         # The dealer on his first turn: declare if some discard leaves live waits.
         for a in kinds.get(ActionKind.DISCARD, []):
             h.remove(a.tile_index)
-            if h.shanten() == 0 and sum(n for _, n, _ in _wait_values(h, h.melds, view.rules, True)) >= 3:
+            if h.shanten() == 0 and sum(n for _, n, _ in _wait_values(h, h.melds, view.rules, True)) >= 3 * h.unit:
                 h.add(a.tile_index)
                 return declare
             h.add(a.tile_index)
@@ -408,7 +408,7 @@ class ExpertAgent(EfficientAgent):
             return False
         better = [(n, f) for w, n, f in waits if f >= this + 2 and w != tile.index]
         live_better = sum(n for n, _ in better)
-        if live_better < 3:
+        if live_better < 3 * h.unit:
             return False
         unseen_total = sum(h.unseen)
         draws = view.wall_count / max(1, sum(view.active))

@@ -39,6 +39,9 @@ class HandState:
     void: int  # declared void (定缺) or -1
     unseen: list[int]
     seen: list[int]  # visible copies outside the own hand and melds
+    #: The parts a copy is counted in by ``unseen``: 1, or more for a bot that weighs the copies (the master's
+    #: live copies, in thousandths); what reads a count as copies compares it with ``n * unit``.
+    unit: int = 1
 
     @property
     def size(self) -> int:
@@ -139,7 +142,7 @@ class HandState:
         out.melds = (*self.melds, Meld(kind, t))
         out.n_melds += 1
         out.meld_suits |= 1 << (t // 9)
-        out.unseen[t] = max(0, out.unseen[t] - 1)
+        out.unseen[t] = max(0, out.unseen[t] - self.unit)
         return out
 
     def copy(self) -> HandState:
@@ -152,6 +155,7 @@ class HandState:
             self.void,
             list(self.unseen),
             list(self.seen),
+            self.unit,
         )
 
 

@@ -1,10 +1,12 @@
 """``master``: the expert, checked by search at the decisions where the expert is unsure.
 
 At every decision the expert's choice comes first (:class:`~sichuan_mahjong.agents.expert.ExpertAgent`; with
-``live``, an option measured level under seed rules in ``docs/bots.md``, that expert counts each unseen kind by the
-copies the reader expects to reach this seat, :func:`~sichuan_mahjong.agents.reader.live_counts`). At a
-plain discard near ready (no kong offered), the expert's best few discards are told apart by a *learned
-advantage* (``advantage``, the default; :mod:`~sichuan_mahjong.agents.advantage`): what each is worth over the
+``live``, by default where the rule set has no cap (seed rules: +0.08 a hand there, ``docs/bots.md``), that
+expert counts each unseen kind by the copies the reader expects to reach this seat,
+:func:`~sichuan_mahjong.agents.reader.live_counts`, its kong feed included: three of a kind live, not three
+unseen). At a plain discard near ready (no kong offered), the expert's best few discards are told apart by a
+*learned advantage* (``advantage``, the default; :mod:`~sichuan_mahjong.agents.advantage`; where the expert on
+live copies chose otherwise than on all unseen copies, its choice stands): what each is worth over the
 expert's, fitted on random draws among them in real play, where play-outs on samples were too noisy to tell them
 apart; so are its pass, pung and kong on a discard where the rule set has a fitted claim advantage
 (:func:`~sichuan_mahjong.agents.advantage.claim_choice`; ``learned_claims=False`` leaves claims to the
@@ -76,7 +78,7 @@ from collections.abc import Callable, Sequence
 from sichuan_mahjong.agents.advantage import advantage_choice, claim_choice, plain_discard
 from sichuan_mahjong.agents.base import Agent, register
 from sichuan_mahjong.agents.efficient import EfficientAgent, _centrality, kind_of
-from sichuan_mahjong.agents.expert import ExpertAgent, TableRead
+from sichuan_mahjong.agents.expert import ExpertAgent
 from sichuan_mahjong.agents.hand import HandState, read_view
 from sichuan_mahjong.agents.likely import discard_likelihood
 from sichuan_mahjong.agents.reader import hold_weights, live_counts, ready_odds, wait_odds
@@ -134,7 +136,7 @@ class MasterAgent(ExpertAgent):
         advantage: bool = True,
         learned_claims: bool = True,
         search_discards: bool = False,
-        live: bool = False,
+        live: bool | None = None,
     ) -> None:
         super().__init__(seed)
         if value_depth is not None and value_depth < 0:
@@ -184,28 +186,16 @@ class MasterAgent(ExpertAgent):
         self.overruled = 0
 
     def _hand(self, view: Observation) -> HandState:
-        """The hand the expert's choice is priced on. With ``live``, each unseen kind counts the copies the reader
-        expects to reach this seat (:func:`~sichuan_mahjong.agents.reader.live_counts`) instead of all its unseen
-        copies alike, in thousandths of a copy (:data:`LIVE_SCALE`: the compiled expert counts in ints; its prices
-        use only ratios of counts, and what reads a count as copies is given the plain hand: the table read,
-        报叫, a win passed)."""
+        """The hand the expert's choice is priced on. With ``live`` (by default where the rule set has no cap),
+        each unseen kind counts the copies the reader expects to reach this seat
+        (:func:`~sichuan_mahjong.agents.reader.live_counts`) instead of all its unseen copies alike, in thousandths
+        of a copy (:data:`LIVE_SCALE`, the hand's ``unit``: the compiled expert counts in ints)."""
         h = read_view(view)
-        if self.live:
+        live = self.live if self.live is not None else view.rules.max_fan is None
+        if live:
             h.unseen = [round(LIVE_SCALE * n) for n in live_counts(view, h.unseen)]
+            h.unit = LIVE_SCALE
         return h
-
-    def _plain(self, view: Observation, h: HandState) -> HandState:
-        """``h`` counting all unseen copies alike, for what reads a count as copies (``live`` scales them)."""
-        return read_view(view) if self.live else h
-
-    def _read(self, view: Observation, h: HandState) -> TableRead:
-        return super()._read(view, self._plain(view, h))
-
-    def _declare(self, view: Observation, h: HandState, kinds: dict[ActionKind, list[Action]]) -> Action:
-        return super()._declare(view, self._plain(view, h), kinds)
-
-    def _pass_small_win(self, view: Observation, h: HandState) -> bool:
-        return super()._pass_small_win(view, self._plain(view, h))
 
     def act(self, view: Observation, legal: Sequence[Action]) -> Action:
         choice = super().act(view, legal)
