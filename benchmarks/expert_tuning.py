@@ -52,6 +52,7 @@ DEFAULTS: dict[str, float] = {
     "added_kong_danger": 0.3,  # an added kong only when its tile's danger is below this
     "declare_live": 3,  # 报叫 when at least this many winning tiles are live
     "pass_win": 1,  # pass a cheap discard win for a likely bigger one (1) or never (0)
+    "exit": 0.0,  # a win is worth this much more (base units): the payments a seat that has won no longer makes
 }
 
 
@@ -85,7 +86,7 @@ def plan_value(h: HandState, draws: float, unseen_total: int, s: int, uk: int, s
     quads += sum(1 for n in c if n == 4)
     trips = sum(1 for n in c if n == 3)
     roots = quads + p["trip_root"] * trips
-    best = p_win(s, uk, draws, unseen_total, p) * 2.0**roots if std else 0.0
+    best = p_win(s, uk, draws, unseen_total, p) * (2.0**roots + p["exit"]) if std else 0.0
     n = h.n_melds
     dom = max(range(3), key=lambda x: per_suit[x])
     meld_ok = all(m.tile_index // 9 == dom for m in h.melds)
@@ -99,7 +100,7 @@ def plan_value(h: HandState, draws: float, unseen_total: int, s: int, uk: int, s
                 t = first + r
                 if unseen[t] and c[t] < 4 and _COMB[_INFO[k + POW5[r]][0] + _EMPTY_COL + n] < d1:
                     uk1 += unseen[t]
-            v1 = p_win(d1 - 1, uk1, draws, unseen_total, p) * 2.0 ** (p["flush_fan"] + roots)
+            v1 = p_win(d1 - 1, uk1, draws, unseen_total, p) * (2.0 ** (p["flush_fan"] + roots) + p["exit"])
             best = max(best, v1)
     return best
 
@@ -131,7 +132,7 @@ class Tuned(ExpertAgent):
             live = sum(n for _, n, _ in waits)
             if live == 0:
                 return p["dead_ready"] * read.ready_weight
-            value = sum(n * 2.0**f for _, n, f in waits) / live
+            value = sum(n * 2.0**f for _, n, f in waits) / live + p["exit"]
             pw = p_win(0, live, read.draws, unseen_total, p)
             low = min(2.0**f for _, _, f in waits)
             end = max(0.0, min(1.0, (30 - view.wall_count) / 30))
@@ -244,6 +245,10 @@ VARIANTS: dict[str, dict[str, float]] = {
     "t_d0": {"danger": 0.0},
     "t_d01": {"danger": 0.1},
     "t_d02": {"danger": 0.2},
+    "t_exit05": {"exit": 0.5},
+    "t_exit1": {"exit": 1.0},
+    "t_exit2": {"exit": 2.0},
+    "t_exitm05": {"exit": -0.5},
 }
 
 
