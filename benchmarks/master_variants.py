@@ -35,16 +35,19 @@ two differ only where the variant searches differently, so the interval is narro
   dealt hand then played on all (none) of the ``shaped`` turns (``sample.HOLD_SHAPED`` 1.0, 0.0; default 0.5).
 * ``m_search``: the master before the learned discards (``advantage=False``: plain discards near ready searched
   too); every variant above is this master with its change, so screens against it reproduce as written.
-* ``m_adv``: the master (``advantage=True, live=False``, the default): plain discards by the learned
+* ``m_adv``: the master on all unseen copies (``advantage=True, live=False``, the default before its expert
+  counted live copies without a cap; the baseline of the screens below it, which keep ``live=False`` too, so they
+  reproduce as written): plain discards by the learned
   advantage, :mod:`sichuan_mahjong.agents.advantage`; ``e_adv``: the expert with the learned discards and no search;
   ``e_claim``: ``e_adv`` with the learned claims too (where the rule set has a fit); ``m_claims_searched``: the
   master with its claims left to the search's scope (``learned_claims=False``: the master before the learned
   claims under app rules; under seed rules, the expert's claims); ``m_hybrid``: the master searching the plain
   discards its learned advantage leaves to the expert (``search_discards=True``; level with the master under
   seed rules, docs/bots.md).
-* ``m_live``: the master whose expert counts each unseen kind by its live copies (``live=True``,
-  ``reader.live_counts``, in thousandths of a copy); ``m_live_float``: the same idea unrounded, its table read,
-  报叫 and passed wins on live copies too, under seed rules only (pure Python: a compiled expert counts in ints).
+* ``m_live``: the master whose expert counts each unseen kind by its live copies under every rule set
+  (``live=True``, ``reader.live_counts``, in thousandths of a copy; the default does so where the rules have no
+  cap); ``m_live_float``: the same unrounded, under seed rules only (pure Python: a compiled expert counts in
+  ints); ``m_nofeed``: the default with no kong feed priced on live copies.
 """
 
 from __future__ import annotations
@@ -132,11 +135,11 @@ class _ExpertClaims(_ExpertAdvantage):
 
 
 register("m_search")(_variant())
-register("m_adv")(_variant(advantage=True))
+register("m_adv")(_variant(advantage=True, live=False))
 register("e_adv")(_ExpertAdvantage)
 register("e_claim")(_ExpertClaims)
-register("m_hybrid")(_variant(advantage=True, search_discards=True))
-register("m_claims_searched")(_variant(advantage=True, learned_claims=False))
+register("m_hybrid")(_variant(advantage=True, search_discards=True, live=False))
+register("m_claims_searched")(_variant(advantage=True, learned_claims=False, live=False))
 
 
 class _MasterLiveFloat(MasterAgent):
@@ -152,7 +155,6 @@ class _MasterLiveFloat(MasterAgent):
 
 register("m_live_float")(_MasterLiveFloat)
 register("m_live")(_variant(advantage=True, live=True))
-register("m_plain")(_variant(advantage=True, live=False))
 
 
 class _MasterNoFeed(MasterAgent):
@@ -166,4 +168,3 @@ class _MasterNoFeed(MasterAgent):
 
 
 register("m_nofeed")(_MasterNoFeed)
-register("m_hybrid_live")(_variant(search_discards=True))
