@@ -47,7 +47,8 @@ two differ only where the variant searches differently, so the interval is narro
 * ``m_live``: the master whose expert counts each unseen kind by its live copies under every rule set
   (``live=True``, ``reader.live_counts``, in thousandths of a copy; the default does so where the rules have no
   cap); ``m_live_float``: the same unrounded, under seed rules only (pure Python: a compiled expert counts in
-  ints); ``m_nofeed``: the default with no kong feed priced on live copies.
+  ints); ``m_nofeed``, ``m_feed2``, ``m_feed05``: the default with no kong feed on live copies, twice or half
+  as large.
 """
 
 from __future__ import annotations
@@ -168,3 +169,20 @@ class _MasterNoFeed(MasterAgent):
 
 
 register("m_nofeed")(_MasterNoFeed)
+
+
+def _feed_times(k: float) -> type[MasterAgent]:
+    class Feed(MasterAgent):
+        """The default with its kong feed on live copies ``k`` times as large."""
+
+        def _read(self, view: Observation, h: HandState) -> TableRead:
+            read = super()._read(view, h)
+            if h.unit > 1:
+                read.kong_feed = [k * f for f in read.kong_feed]
+            return read
+
+    return Feed
+
+
+register("m_feed2")(_feed_times(2.0))
+register("m_feed05")(_feed_times(0.5))
