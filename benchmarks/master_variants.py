@@ -158,19 +158,6 @@ register("m_live_float")(_MasterLiveFloat)
 register("m_live")(_variant(advantage=True, live=True))
 
 
-class _MasterNoFeed(MasterAgent):
-    """The master whose expert (on live copies) prices no kong feeding at all."""
-
-    def _read(self, view: Observation, h: HandState) -> TableRead:
-        read = super()._read(view, h)
-        if h.unit > 1:
-            read.kong_feed = [0.0] * len(read.kong_feed)
-        return read
-
-
-register("m_nofeed")(_MasterNoFeed)
-
-
 def _feed_times(k: float) -> type[MasterAgent]:
     class Feed(MasterAgent):
         """The default with its kong feed on live copies ``k`` times as large."""
@@ -184,5 +171,6 @@ def _feed_times(k: float) -> type[MasterAgent]:
     return Feed
 
 
+register("m_nofeed")(_feed_times(0.0))
 register("m_feed2")(_feed_times(2.0))
 register("m_feed05")(_feed_times(0.5))
