@@ -97,6 +97,23 @@ def collect(
     from ready: tried, nothing to fit) or ``claim`` (pass, pung and kong on a discard, :func:`claim_options`).
     With ``playouts``, nothing is drawn: at the same share of those decisions every option is played out that
     many times from the real position (:func:`oracle_outcomes`, its points in ``ys``), and the seat plays on."""
+
+    def explored(
+        s: int, wall: int, x: list[list[float]], state: list[float], options: list[Action], a: Action
+    ) -> Action:
+        """Record an explored decision (the options' features ``x``, the decision's ``state``): every option
+        played out (``playouts``), or one drawn to be played and its outcome kept for the hand's end. The answer
+        played: ``a``, or the one drawn."""
+        record = {"hand": n, "seat": s, "wall": wall, "x": x, "state": state}
+        if kind != "discard":
+            record["kind"] = kind
+        if playouts:
+            write_played(out, game, s, record, options, playouts, rng.randrange(2**31))
+            return a
+        record["i"] = i = rng.randrange(len(options))
+        pending.append((s, record, game.deltas[s]))
+        return options[i]
+
     for n in range(hands):
         game = Game(rules, seed=seed * 100_003 + n)
         bots = [ExpertAgent(7 * n + s) for s in range(4)]
@@ -115,14 +132,7 @@ def collect(
                     if rng.random() < explore:
                         h = read_view(view)
                         x, state = claim_features(bots[s], view, h, bots[s]._read(view, h), options)
-                        record = {"hand": n, "seat": s, "wall": view.wall_count, "x": x, "state": state}
-                        record["kind"] = kind
-                        if playouts:
-                            write_played(out, game, s, record, options, playouts, rng.randrange(2**31))
-                        else:
-                            record["i"] = i = rng.randrange(len(options))
-                            a = options[i]
-                            pending.append((s, record, game.deltas[s]))
+                        a = explored(s, view.wall_count, x, state, options, a)
                 elif kind in ("discard", "far") and plain_discard(view, legal, a) and len(discards) > 1:
                     h = read_view(view)
                     read = bots[s]._read(view, h)
@@ -133,16 +143,7 @@ def collect(
                             a = advantage_choice(bots[s], view, legal, a)
                         if rng.random() < explore:
                             x, state = discard_features(bots[s], view, h, read, cands)
-                            record = {"hand": n, "seat": s, "wall": view.wall_count, "x": x, "state": state}
-                            if kind == "far":
-                                record["kind"] = kind
-                            if playouts:
-                                options = [Action.discard(t) for _, t in cands]
-                                write_played(out, game, s, record, options, playouts, rng.randrange(2**31))
-                            else:
-                                record["i"] = i = rng.randrange(len(cands))
-                                a = Action.discard(cands[i][1])
-                                pending.append((s, record, game.deltas[s]))
+                            a = explored(s, view.wall_count, x, state, [Action.discard(t) for _, t in cands], a)
                 answers[s] = a
             game.step(answers)
         for s, record, before in pending:
