@@ -146,6 +146,10 @@ class Room:
     def _conns(self) -> list[Conn]:
         return [s.conn for s in self._seats() if s.conn is not None] + list(self.spectators)
 
+    def _shown(self, conn: Conn) -> Shown | None:
+        """The last view this connection's seat (a spectator: the public one) was shown, if any."""
+        return self.public if conn.seat is None else self._seat(conn.seat).shown
+
     @property
     def full(self) -> bool:
         return all(s is not None for s in self.seats)
@@ -211,8 +215,7 @@ class Room:
         # shown nothing meanwhile: they hear from the room itself that the match began (a view carries it too).
         room: dict[str, Any] | None = None
         for conn in self._conns():
-            shown = self.public if conn.seat is None else self._seat(conn.seat).shown
-            if shown is None:
+            if self._shown(conn) is None:
                 room = room or {"type": "room", "room": self.room_json()}
                 conn.client.send(room)
 
@@ -498,7 +501,7 @@ class Room:
         if game is None or self.match is None:
             client.send({"type": "room", "room": room})
             return
-        shown = self.public if conn.seat is None else self._seat(conn.seat).shown
+        shown = self._shown(conn)
         if shown is not None:
             self._view_to(conn, shown, dumps(room))
         else:  # shown nothing yet (a 报叫 at the deal is being decided): the room says the match began
