@@ -13,12 +13,13 @@ from starlette.websockets import WebSocketDisconnect
 
 from sichuan_mahjong.cli import main
 from sichuan_mahjong.game import Game
+from sichuan_mahjong.game.view import filter_event
 from sichuan_mahjong.rules import Rules
 from sichuan_mahjong.server.app import create_app
 from sichuan_mahjong.server.lobby import Lobby, Ticket
 from sichuan_mahjong.server.room import Room, RoomSettings, ServerOptions
 from sichuan_mahjong.server.store import SeatRow, Store
-from sichuan_mahjong.server.wire import ClientMessage
+from sichuan_mahjong.server.wire import ClientMessage, event_json
 from webtable import Inbox, pick
 
 OPTIONS = ServerOptions(hold=60, bot_delay=0, pause=0)
@@ -257,5 +258,50 @@ def test_a_baojiao_at_the_deal_still_tells_everyone_the_match_began(
         inboxes[waiting].unread()
         room.handle(conns[ready], ClientMessage("act", action="pass", seq=room.seq))
         assert any(m["type"] == "view" for m in inboxes[waiting].unread())  # the table, once it is answered
+
+    asyncio.run(go())
+
+
+def test_a_reconnect_during_a_baojiao_at_a_later_deal_is_shown_that_hand_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Every hand is dealt alike: the host is asked 报叫 before anyone plays. At the second hand's deal the friend
+    # reconnects while the host decides. The friend was shown nothing of this hand yet: the room says the match
+    # goes on (not the first hand's last view), and the first view after the 报叫 carries this hand's events from
+    # its start (not cut by the first hand's count).
+    hands = ["123456789m1234p", "13579m2468p2468s", "2233m467p1234567s", "2468m1357p13579s"]
+
+    def scripted(rules: Rules, seed: int, *, dealer: int | None = None, base: int = 1) -> Game:
+        return Game.setup(rules, hands, dealer=2, seed=seed, base=base)
+
+    monkeypatch.setattr("sichuan_mahjong.match.Game", scripted)
+
+    async def go() -> None:
+        lobby = Lobby(Store(":memory:"), OPTIONS)
+        room, _ = lobby.create({"hands": 2, "preset": "bloody", "bots": {"2": "efficient", "3": "efficient"}})
+        inboxes = [Inbox(), Inbox()]
+        conns = [room.attach(inboxes[0], 0)]
+        lobby.join(room.code, {"name": "friend"})
+        conns.append(room.attach(inboxes[1], 1))
+        rng = random.Random(3)
+        for _ in range(20_000):
+            await asyncio.sleep(0.001)
+            assert room.match is not None
+            if room.match.hand_index == 1:
+                break
+            for inbox, conn in zip(inboxes, conns, strict=True):
+                answer(room, inbox, conn, rng)
+        game = room.game
+        assert room.match.hand_index == 1 and game is not None
+        assert game.phase == "declare" and list(room.pending) == [0]
+        again = Inbox()
+        room.attach(again, 1)
+        assert [m["type"] for m in again.seen] == ["hello", "room"] and again.seen[-1]["room"]["started"]
+        again.unread()
+        room.handle(conns[0], ClientMessage("act", action="pass", seq=room.seq))
+        views = [m for m in again.unread() if m["type"] == "view"]
+        assert views, [m["type"] for m in again.seen]
+        seat = room.seats[1]
+        assert seat is not None and seat.shown is not None
+        filtered = (filter_event(e, 1) for e in game.events[: seat.shown.upto])
+        assert views[0]["events"] == [event_json(e) for e in filtered if e is not None]
 
     asyncio.run(go())

@@ -232,6 +232,11 @@ class Room:
         self.seq += 1
         self.answers = {}
         self.next_votes = set()
+        # Nothing of this hand is shown yet: a seat not asked a 报叫 at the deal is shown nothing until it is
+        # answered (on reconnecting meanwhile: the room, never the last hand's view, whose events count another game).
+        self.public = None
+        for seat in self._seats():
+            seat.shown = None
         self._remember()
 
     # --------------------------------------------------------------------------------------- the engine
