@@ -290,7 +290,7 @@ def test_a_reconnect_during_a_baojiao_at_a_later_deal_is_shown_that_hand_whole(m
             for inbox, conn in zip(inboxes, conns, strict=True):
                 answer(room, inbox, conn, rng)
         game = room.game
-        assert room.match.hand_index == 1 and game is not None
+        assert room.match is not None and room.match.hand_index == 1 and game is not None
         assert game.phase == "declare" and list(room.pending) == [0]
         again = Inbox()
         room.attach(again, 1)
