@@ -79,6 +79,9 @@ FLUSH_REACH = 1
 KONG_SLACK = 1
 #: A pung is claimed when the best hand after it is worth this factor more than the hand without it.
 PUNG_MARGIN = 1.1
+#: 报叫 (which freezes the hand), and passing a cheap win for a bigger one, only with at least this many live
+#: copies of the winning tiles (bigger ones: ``_pass_small_win``), in the hand's ``unit``s.
+LIVE_WAITS = 3
 _INFO = tables.SUIT_INFO
 _COMB = tables.COMBINED
 _EMPTY_COL = tables.SUIT_INFO[0][1]
@@ -357,13 +360,11 @@ class ExpertAgent(EfficientAgent):
         """报叫 (+2 fan, but the hand is frozen): worth it when enough winning tiles are live."""
         declare = kinds[ActionKind.DECLARE_READY][0]
         if view.phase == "declare":
-            waits = _wait_values(h, h.melds, view.rules, True)
-            live = sum(n for _, n, _ in waits)
-            return declare if live >= 3 * h.unit else kinds[ActionKind.PASS][0]
+            return declare if _declarable(h, view.rules) else kinds[ActionKind.PASS][0]
         # The dealer on his first turn: declare if some discard leaves live waits.
         for a in kinds.get(ActionKind.DISCARD, []):
             h.remove(a.tile_index)
-            if h.shanten() == 0 and sum(n for _, n, _ in _wait_values(h, h.melds, view.rules, True)) >= 3 * h.unit:
+            if h.shanten() == 0 and _declarable(h, view.rules):
                 h.add(a.tile_index)
                 return declare
             h.add(a.tile_index)
@@ -408,13 +409,18 @@ class ExpertAgent(EfficientAgent):
             return False
         better = [(n, f) for w, n, f in waits if f >= this + 2 and w != tile.index]
         live_better = sum(n for n, _ in better)
-        if live_better < 3 * h.unit:
+        if live_better < LIVE_WAITS * h.unit:
             return False
         unseen_total = sum(h.unseen)
         draws = view.wall_count / max(1, sum(view.active))
         p = p_win(0, live_better, draws, unseen_total)
         gain = p * min(2.0**f for _, f in better) * 1.6
         return gain > 2.0**this * 1.5
+
+
+def _declarable(h: HandState, rules: object) -> bool:
+    """Whether a ready hand has enough live copies of its winning tiles to 报叫 (:data:`LIVE_WAITS`)."""
+    return sum(n for _, n, _ in _wait_values(h, h.melds, rules, True)) >= LIVE_WAITS * h.unit
 
 
 register("expert")(ExpertAgent)
