@@ -16,6 +16,8 @@ per decision and per seat and hand.
         --hands 40000 --seed 2 --out app-2.jsonl
     .venv/bin/python benchmarks/discard_advantage.py fit app-2.jsonl --lam 0.01 --write app
     (claims, seed rules: collect --kind claim --rules seed; fit writes CLAIMS from records of that kind)
+    (the seed rules' discard fit: collect --live, every seat the master's expert on live copies, seeds 21 and 22
+    with 20,000 hands each; fit --lam 0.03 --write seed: docs/bots.md)
 
 ``collect --playouts N`` draws nothing: every option of a decision is played out N times from the real position,
 only the wall reshuffled (analysis only, never a bot's), the same walls for every option; ``fit`` on those
@@ -50,14 +52,21 @@ from sichuan_mahjong.agents.advantage import (
 )
 from sichuan_mahjong.agents.advantage_model import ADVANTAGE, CLAIMS
 from sichuan_mahjong.agents.expert import ExpertAgent
-from sichuan_mahjong.agents.hand import read_view
-from sichuan_mahjong.agents.master import play_on
+from sichuan_mahjong.agents.hand import HandState
+from sichuan_mahjong.agents.master import live_hand, play_on
 from sichuan_mahjong.game.actions import Action, ActionKind
 from sichuan_mahjong.game.sample import reshuffled, seat_streams
 from sichuan_mahjong.game.state import Game
 
 #: Margins tried (held out): the fit must price a candidate this far above the expert's choice to play it.
 MARGINS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.6)
+
+
+class LiveExpert(ExpertAgent):
+    """The master's expert alone (``collect --live``): each unseen kind counted by its live copies."""
+
+    def _hand(self, view: sm.Observation) -> HandState:
+        return live_hand(view)
 
 
 def oracle_outcomes(game: Game, seat: int, options: Sequence[Action], playouts: int, seed: int) -> list[list[float]]:
@@ -90,13 +99,16 @@ def collect(
     behaviour: str = "expert",
     kind: str = "discard",
     playouts: int = 0,
+    live: bool = False,
 ) -> None:
     """``behaviour``: what a seat plays where it does not draw at random, ``expert`` or ``advantage`` (the
     expert's discard replaced by the fitted advantage's, :func:`advantage_choice`: a fit's own data). ``kind``:
     the decisions randomized, ``discard`` (near ready, :func:`discard_candidates`), ``far`` (the same further
     from ready: tried, nothing to fit) or ``claim`` (pass, pung and kong on a discard, :func:`claim_options`).
     With ``playouts``, nothing is drawn: at the same share of those decisions every option is played out that
-    many times from the real position (:func:`oracle_outcomes`, its points in ``ys``), and the seat plays on."""
+    many times from the real position (:func:`oracle_outcomes`, its points in ``ys``), and the seat plays on.
+    With ``live``, every seat is the master's expert (:class:`LiveExpert`, counting live copies) and the features
+    are read on its hand."""
 
     def explored(
         s: int, wall: int, x: list[list[float]], state: list[float], options: list[Action], a: Action
@@ -116,7 +128,7 @@ def collect(
 
     for n in range(hands):
         game = Game(rules, seed=seed * 100_003 + n)
-        bots = [ExpertAgent(7 * n + s) for s in range(4)]
+        bots = [(LiveExpert if live else ExpertAgent)(7 * n + s) for s in range(4)]
         rng = random.Random(seed * 1_000_003 + n)
         pending: list[tuple[int, dict[str, Any], int]] = []
         eligible = [0] * 4
@@ -130,11 +142,11 @@ def collect(
                 if options:
                     eligible[s] += 1
                     if rng.random() < explore:
-                        h = read_view(view)
+                        h = bots[s]._hand(view)
                         x, state = claim_features(bots[s], view, h, bots[s]._read(view, h), options)
                         a = explored(s, view.wall_count, x, state, options, a)
                 elif kind in ("discard", "far") and plain_discard(view, legal, a) and len(discards) > 1:
-                    h = read_view(view)
+                    h = bots[s]._hand(view)
                     read = bots[s]._read(view, h)
                     cands = discard_candidates(bots[s], view, h, read, discards, kind == "far")
                     if len(cands) > 1 and cands[0][1] == a.tile_index:
@@ -385,6 +397,7 @@ def main() -> None:
     c.add_argument(
         "--playouts", type=int, default=0, help="play every option out this many times instead of drawing one"
     )
+    c.add_argument("--live", action="store_true", help="the seats' expert counts live copies (the master's)")
     c.add_argument("--out", required=True)
     f = sub.add_parser("fit")
     f.add_argument("paths", nargs="+")
@@ -403,6 +416,7 @@ def main() -> None:
                 args.behaviour,
                 args.kind,
                 args.playouts,
+                args.live,
             )
     else:
         fit(args.paths, args.lam, args.folds, args.write)

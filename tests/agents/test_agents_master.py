@@ -12,6 +12,14 @@ import pytest
 import sichuan_mahjong as sm
 from played import decision_views
 from sichuan_mahjong.agents import make_agent
+from sichuan_mahjong.agents.advantage import (
+    advantage_choice,
+    claim_features,
+    claim_options,
+    discard_candidates,
+    discard_features,
+    plain_discard,
+)
 from sichuan_mahjong.agents.expert import ExpertAgent
 from sichuan_mahjong.agents.hand import HandState, read_view
 from sichuan_mahjong.agents.master import LIVE_SCALE, PLAN_DANGER, MasterAgent, _gains, play_on
@@ -293,7 +301,10 @@ def test_live_prices_the_expert_on_the_copies_that_will_reach_the_seat(preset: s
 class _Thousandths(ExpertAgent):
     """The expert counting every unseen copy in thousandths (the hand's ``unit``)."""
 
+    hands = 0  # the hands read
+
     def _hand(self, view: Observation) -> HandState:
+        self.hands += 1
         h = read_view(view)
         h.unseen = [LIVE_SCALE * n for n in h.unseen]
         h.unit = LIVE_SCALE
@@ -311,3 +322,30 @@ def test_the_expert_answers_alike_whatever_part_of_a_copy_it_counts_in(preset: s
     for v in views:
         assert scaled.act(v, v.legal) == plain.act(v, v.legal), v
         assert scaled._read(v, scaled._hand(v)).kong_feed == plain._read(v, read_view(v)).kong_feed
+
+
+@pytest.mark.parametrize("preset", ["seed", "app"])
+def test_the_learned_discards_read_the_same_features_in_any_part_of_a_copy(preset: str) -> None:
+    """The learned discards read the bot's own hand (the master's: live copies, in thousandths), so their
+    features count copies whatever the unit: a fit on copies prices a hand counted in thousandths alike."""
+    plain, scaled = ExpertAgent(seed=0), _Thousandths(seed=0)
+    seen = claims = 0
+    for v in (v for _, v in decision_views(preset, range(8)) if len(v.legal) > 1):
+        discards = [a.tile_index for a in v.legal if a.kind is ActionKind.DISCARD]
+        rows = []
+        for bot in (plain, scaled):
+            h = bot._hand(v)
+            read = bot._read(v, h)
+            if v.phase == "claim" and (options := claim_options(v.legal, v.legal[0])):
+                rows.append(claim_features(bot, v, h, read, options))
+            elif len(discards) > 1 and (candidates := discard_candidates(bot, v, h, read, discards)):
+                rows.append(discard_features(bot, v, h, read, candidates))
+        if rows:
+            seen += 1
+            claims += v.phase == "claim"
+            flat, flat_scaled = ([*(f for row in x for f in row), *state] for x, state in rows)
+            assert flat_scaled == pytest.approx(flat, abs=1e-9), v
+            before = scaled.hands
+            assert advantage_choice(scaled, v, v.legal, v.legal[0]) == advantage_choice(plain, v, v.legal, v.legal[0])
+            assert scaled.hands > before or not plain_discard(v, v.legal, v.legal[0])  # on the bot's own hand
+    assert seen > 50 and claims > 5

@@ -7,13 +7,15 @@ play, and at some of those decisions a seat discards one of the candidates drawn
 on, compared across candidates with the same features, is each feature's causal worth, whatever the hidden
 hands held: the hidden hands are as they fall in real play, not as a sampler draws them.
 
-:func:`discard_features` describes each candidate (as a difference from the expert's best) by what the seat
-sees: the expert's price and its parts, the reader's odds of dealing in, shanten and useful tiles after (and
-those left in the wall, by the holding model), the tile's shape. ``ADVANTAGE`` in
+:func:`discard_features` describes each candidate (as a difference from the expert's best), on the bot's own
+hand (``_hand``: the master's expert counts live copies without a cap, and its fit there was made on that
+hand), by what the seat sees: the expert's price and its parts, the reader's odds of dealing in, shanten and
+useful tiles after (and those left in the wall, by the holding model), the tile's shape. ``ADVANTAGE`` in
 :mod:`~sichuan_mahjong.agents.advantage_model` (a ridge fit a rule set) turns them into points, and
 :func:`advantage_choice` plays the best candidate when it clears the fit's margin. Measured in ``docs/bots.md``
 ("Discards learned by experiment"): the expert with it gains +0.16 a hand over three experts under app rules,
-+0.08 under seed rules (8,000 duplicate hands each); it is the master's way at these discards.
++0.08 under seed rules (8,000 duplicate hands each; there with the fit before the one on the live expert's play,
+which gained the master +0.06 a hand more); it is the master's way at these discards.
 
 Claims the same way (:func:`claim_options`, :func:`claim_features`, :func:`claim_choice`): on a discard one may
 pung or kong, pass, pung and kong drawn at random in expert play, and ``CLAIMS`` (a fit a rule set) chooses
@@ -106,9 +108,12 @@ def discard_features(
 ) -> tuple[list[list[float]], list[float]]:
     """Each candidate's features (:data:`CANDIDATE_FEATURES`) less those of the first (the expert's choice), and
     the decision's own (:data:`STATE_FEATURES`): what it is worth whichever candidate is played, a baseline that
-    takes some of the luck out of the outcome when fitting and measuring, never part of the choice."""
+    takes some of the luck out of the outcome when fitting and measuring, never part of the choice. ``h`` may
+    count in parts of a copy (its ``unit``): the features count copies all the same."""
     late = max(0.0, min(1.0, 1.0 - view.wall_count / 55))
-    risks = deal_in(view, h, [t for _, t in candidates])
+    plain = read_view(view) if h.unit != 1 else h  # the reader's models read unseen copies
+    unseen = plain.unseen
+    risks = deal_in(view, plain, [t for _, t in candidates])
     declared = view.ready[view.seat]
     per_suit = h.suit_counts()
     shanten = {}
@@ -118,17 +123,17 @@ def discard_features(
         h.add(t)
     least = min(shanten.values())
     # The copies of each kind the others hold (the holding model's reading), and so those left in the wall.
-    hold = hold_weights(view, h.unseen)
-    share = [view.concealed_counts[o] / max(1, sum(h.unseen)) for o in range(4)]
+    hold = hold_weights(view, unseen)
+    share = [view.concealed_counts[o] / max(1, sum(unseen)) for o in range(4)]
     others = [o for o in range(4) if o != view.seat and view.active[o]]
-    held = [sum(h.unseen[t] * share[o] * hold[o][t] for o in others) for t in range(len(h.unseen))]
-    in_wall = [max(0.0, h.unseen[t] - held[t]) for t in range(len(h.unseen))]
+    held = [sum(unseen[t] * share[o] * hold[o][t] for o in others) for t in range(len(unseen))]
+    in_wall = [max(0.0, unseen[t] - held[t]) for t in range(len(unseen))]
     rows = []
     for price, t in candidates:
         s = shanten[t]
         h.remove(t)
         gain = bot._hand_value(view, h, read, s, declared, s == least) if s <= least + 1 else 0.0
-        useful = h.ukeire(s) / 10
+        useful = h.ukeire(s) / (10 * h.unit)
         wall_useful = sum(in_wall[u] for u in h.useful(s)) / 10
         h.add(t)
         risk = risks[t]
@@ -146,7 +151,7 @@ def discard_features(
                 useful,
                 min(t % 9, 8 - t % 9) / 4,
                 float(h.counts[t]),
-                h.unseen[t] / 4,
+                unseen[t] / 4,
                 per_suit[t // 9] / 14,
                 danger * late,
                 useful * late,
@@ -182,7 +187,7 @@ def advantage_choice(bot: ExpertAgent, view: Observation, legal: Sequence[Action
     if not plain_discard(view, legal, choice):
         return choice
     discards = [a.tile_index for a in legal if a.kind is ActionKind.DISCARD]
-    h = read_view(view)
+    h = bot._hand(view)
     read = bot._read(view, h)
     candidates = discard_candidates(bot, view, h, read, discards)
     if len(candidates) < 2 or candidates[0][1] != choice.tile_index:
@@ -256,13 +261,13 @@ def claim_features(
         kong = float(a.kind is ActionKind.KONG)
         danger = 0.0
         if a.kind is ActionKind.PASS:
-            price, s, useful = now_value, now_s, h.ukeire(now_s) / 10
+            price, s, useful = now_value, now_s, h.ukeire(now_s) / (10 * h.unit)
         else:
             trial = h.claimed(t, MeldKind.KONG if kong else MeldKind.PUNG)
             if kong:
                 s = trial.shanten()
                 price = bot._hand_value(view, trial, read, s, declared)
-                useful = trial.ukeire(s) / 10
+                useful = trial.ukeire(s) / (10 * h.unit)
             else:
                 scored = bot._discard_scores(
                     view, trial, read, [d for d in range(len(trial.counts)) if trial.counts[d]]
@@ -271,7 +276,7 @@ def claim_features(
                 danger = bot.danger_scale * read.danger[d] + read.kong_feed[d]
                 trial.remove(d)
                 s = trial.shanten()
-                useful = trial.ukeire(s) / 10
+                useful = trial.ukeire(s) / (10 * h.unit)
         rows.append(
             [
                 pung,
@@ -314,6 +319,6 @@ def claim_choice(bot: ExpertAgent, view: Observation, legal: Sequence[Action], c
     options = claim_options(legal, choice) if view.phase == "claim" else []
     if fit is None or not options:
         return None
-    h = read_view(view)
+    h = read_view(view)  # fitted on all unseen copies; refitted on the live expert's claims, it was no better
     rows, _ = claim_features(bot, view, h, bot._read(view, h), options)
     return options[_pick(fit, rows)]

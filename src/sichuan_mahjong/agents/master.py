@@ -5,10 +5,10 @@ At every decision the expert's choice comes first (:class:`~sichuan_mahjong.agen
 expert counts each unseen kind by the copies the reader expects to reach this seat,
 :func:`~sichuan_mahjong.agents.reader.live_counts`, its kong feed included: three of a kind live, not three
 unseen). At a plain discard near ready (no kong offered), the expert's best few discards are told apart by a
-*learned advantage* (``advantage``, the default; :mod:`~sichuan_mahjong.agents.advantage`; where the expert on
-live copies chose otherwise than on all unseen copies, its choice stands): what each is worth over the
-expert's, fitted on random draws among them in real play, where play-outs on samples were too noisy to tell them
-apart; so are its pass, pung and kong on a discard where the rule set has a fitted claim advantage
+*learned advantage* (``advantage``, the default; :mod:`~sichuan_mahjong.agents.advantage`, read on the
+expert's own hand: live copies where it counts them, with a fit on the live expert's play): what each is worth
+over the expert's, fitted on random draws among them in real play, where play-outs on samples were too noisy to
+tell them apart; so are its pass, pung and kong on a discard where the rule set has a fitted claim advantage
 (:func:`~sichuan_mahjong.agents.advantage.claim_choice`; ``learned_claims=False`` leaves claims to the
 search's scope). Where a kong or (that way, under a cap) a claim is at stake (with ``search_discards``, at
 those discards where the advantage keeps the expert's too; with ``advantage=False``, at all of them) and the
@@ -89,7 +89,7 @@ from sichuan_mahjong.game.sample import SampleError, sample_game, seat_streams
 from sichuan_mahjong.game.state import Game
 from sichuan_mahjong.game.view import Observation
 
-__all__ = ["PLANS", "POLICIES", "SCOPES", "MasterAgent", "play_on"]
+__all__ = ["PLANS", "POLICIES", "SCOPES", "MasterAgent", "live_hand", "play_on"]
 
 #: Play-outs per candidate at a searched decision.
 SAMPLES = 12
@@ -190,12 +190,8 @@ class MasterAgent(ExpertAgent):
         each unseen kind counts the copies the reader expects to reach this seat
         (:func:`~sichuan_mahjong.agents.reader.live_counts`) instead of all its unseen copies alike, in thousandths
         of a copy (:data:`LIVE_SCALE`, the hand's ``unit``: the compiled expert counts in ints)."""
-        h = read_view(view)
         live = self.live if self.live is not None else view.rules.max_fan is None
-        if live:
-            h.unseen = [round(LIVE_SCALE * n) for n in live_counts(view, h.unseen)]
-            h.unit = LIVE_SCALE
-        return h
+        return live_hand(view) if live else read_view(view)
 
     def act(self, view: Observation, legal: Sequence[Action]) -> Action:
         choice = super().act(view, legal)
@@ -343,6 +339,16 @@ class MasterAgent(ExpertAgent):
         if self.streams:
             seat_streams(game)
         return play_on(game, view.seat, action, seed, self.policy, own, self.value_depth)
+
+
+def live_hand(view: Observation) -> HandState:
+    """The seat's hand with each unseen kind counted by the copies the reader expects to reach this seat
+    (:func:`~sichuan_mahjong.agents.reader.live_counts`), in thousandths of a copy (:data:`LIVE_SCALE`, the
+    hand's ``unit``)."""
+    h = read_view(view)
+    h.unseen = [round(LIVE_SCALE * n) for n in live_counts(view, h.unseen)]
+    h.unit = LIVE_SCALE
+    return h
 
 
 def _gains(
