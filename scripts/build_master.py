@@ -50,7 +50,10 @@ class Collect:
 
     @property
     def name(self) -> str:
-        return f"{'live-' if self.live else ''}{self.kind}-{self.rules}-{self.seed}.jsonl"
+        """The records' file, named as the shipped fits' notes name them (``app-2.jsonl``, ``claim-seed-11.jsonl``,
+        ``live-seed-21.jsonl``)."""
+        kind = "claim-" if self.kind == "claim" else "live-" if self.live else ""
+        return f"{kind}{self.rules}-{self.seed}.jsonl"
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from sichuan_mahjong.agents.advantage_model import NOTES
+
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "scripts" / "build_master.py"
 _spec = importlib.util.spec_from_file_location("build_master", SCRIPT)
@@ -39,7 +41,7 @@ def test_every_step_runs_and_a_check_writes_no_model(tmp_path: Path) -> None:
     assert [s.split("]")[0] for s in steps] == [f"[{i}/6" for i in range(1, 7)]
     recipe = {c.name: bm.scaled(c.hands, 0.0001) for f in bm.FITS for c in f.collects}
     assert sorted(p.name for p in tmp_path.glob("*.jsonl")) == sorted(recipe)
-    assert "live-discard-seed-21.jsonl" in recipe and recipe["claim-seed-13.jsonl"] == 5
+    assert {"app-2.jsonl", "live-seed-21.jsonl"} <= recipe.keys() and recipe["claim-seed-13.jsonl"] == 5
     for name, hands in recipe.items():  # each collect played its hands, one line each
         lines = (tmp_path / name).read_text().splitlines()
         assert sum('"eligible"' in line for line in lines) == hands, name
@@ -47,6 +49,12 @@ def test_every_step_runs_and_a_check_writes_no_model(tmp_path: Path) -> None:
         total = sum(recipe[c.name] for c in f.collects)
         assert f"] {total}/{total} hands" in done.stdout
     assert digests() == before
+
+
+def test_the_records_are_named_as_the_shipped_fits_notes_name_them() -> None:
+    names = [c.name for f in bm.FITS for c in f.collects]
+    notes = " ".join(NOTES.values())
+    assert names and all(name in notes for name in names), (names, notes)
 
 
 @pytest.mark.parametrize(
