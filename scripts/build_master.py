@@ -86,12 +86,23 @@ def scaled(n: int, scale: float) -> int:
     return max(4, round(n * scale))
 
 
-def hands_done(path: Path) -> int:
-    """Hands a collect has finished: it writes one ``eligible`` line a hand."""
-    if not path.exists():
-        return 0
-    with path.open("rb") as f:
-        return sum(1 for line in f if line.startswith(b'{"hand"') and b'"eligible"' in line)
+class Progress:
+    """Hands a collect has finished (it writes one ``eligible`` line a hand), read on from where the last look
+    stopped: its records run to hundreds of megabytes, read once."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.offset = 0
+        self.hands = 0
+
+    def done(self) -> int:
+        if self.path.exists():
+            with self.path.open("rb") as f:
+                f.seek(self.offset)
+                lines = f.read().split(b"\n")[:-1]  # complete lines only: the last may be still being written
+            self.offset += sum(len(line) + 1 for line in lines)
+            self.hands += sum(1 for line in lines if line.startswith(b'{"hand"') and b'"eligible"' in line)
+        return self.hands
 
 
 def clock(seconds: float) -> str:
@@ -110,7 +121,7 @@ def collect_all(collects: list[Collect], scale: float, jobs: int, out: Path, env
     total = sum(scaled(c.hands, scale) for c in collects)
     start = time.perf_counter()
     waiting = list(collects)
-    running: list[tuple[Collect, subprocess.Popen[bytes]]] = []
+    running: list[tuple[Collect, subprocess.Popen[bytes], Progress]] = []
     finished = 0
     while waiting or running:
         while waiting and len(running) < jobs:
@@ -118,16 +129,18 @@ def collect_all(collects: list[Collect], scale: float, jobs: int, out: Path, env
             cmd = [sys.executable, "benchmarks/discard_advantage.py", "collect", "--rules", c.rules, "--kind", c.kind]
             cmd += ["--seed", str(c.seed), "--hands", str(scaled(c.hands, scale)), "--out", str(out / c.name)]
             cmd += ["--live"] if c.live else []
-            log = (out / c.name).with_suffix(".log").open("wb")
-            running.append((c, subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=log)))
+            with (out / c.name).with_suffix(".log").open("wb") as log:  # the child keeps its own copy
+                proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=log)
+            running.append((c, proc, Progress(out / c.name)))
         time.sleep(1.0)
-        for c, proc in list(running):
+        for job in list(running):
+            c, proc, _ = job
             if proc.poll() is not None:
                 if proc.returncode:
                     raise SystemExit(f"build_master: collect {c.name} failed; see {(out / c.name).with_suffix('.log')}")
-                running.remove((c, proc))
+                running.remove(job)
                 finished += scaled(c.hands, scale)
-        done = finished + sum(hands_done(out / c.name) for c, _ in running)
+        done = finished + sum(progress.done() for _, _, progress in running)
         spent = time.perf_counter() - start
         left = spent / done * (total - done) if done else 0.0
         bar = "#" * (30 * done // max(1, total))
