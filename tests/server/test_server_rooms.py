@@ -218,6 +218,18 @@ def test_serve_refuses_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None
     assert "--full-gc cannot be negative, got -5" in capsys.readouterr().err
 
 
+def deal_ready(monkeypatch: pytest.MonkeyPatch, ready: int) -> None:
+    """Every hand of the match dealt alike, the dealer seat 2 and seat ``ready`` ready at the deal (waiting on 4p):
+    without exchange and 定缺 it is asked 报叫 before anyone plays."""
+    hands = ["13579m13579p135s", "13579m2468p2468s", "2233m467p1234567s", "2468m1357p13579s"]
+    hands[ready] = "123456789m1234p"
+
+    def scripted(rules: Rules, seed: int, *, dealer: int | None = None, base: int = 1) -> Game:
+        return Game.setup(rules, hands, dealer=2, seed=seed, base=base)
+
+    monkeypatch.setattr("sichuan_mahjong.match.Game", scripted)
+
+
 @pytest.mark.parametrize("ready", [0, 1], ids=["host-decides", "friend-decides"])
 def test_a_baojiao_at_the_deal_still_tells_everyone_the_match_began(
     monkeypatch: pytest.MonkeyPatch, ready: int
@@ -226,13 +238,7 @@ def test_a_baojiao_at_the_deal_still_tells_everyone_the_match_began(
     # seats not asked are shown nothing meanwhile (docs/protocol.md). The host waits in the room, the friend
     # joins by code and the match starts: whichever of them is not asked must still hear that it began (a
     # `room` message), or the page stays in the waiting room showing seats that may look free.
-    hands = ["13579m13579p135s", "13579m2468p2468s", "2233m467p1234567s", "2468m1357p13579s"]
-    hands[ready] = "123456789m1234p"  # ready at the deal, waiting on 4p
-
-    def scripted(rules: Rules, seed: int, *, dealer: int | None = None, base: int = 1) -> Game:
-        return Game.setup(rules, hands, dealer=2, seed=seed, base=base)
-
-    monkeypatch.setattr("sichuan_mahjong.match.Game", scripted)
+    deal_ready(monkeypatch, ready)
 
     def told(inbox: Inbox) -> bool:
         """The match began, by a view or else by the room's own message."""
@@ -267,12 +273,7 @@ def test_a_reconnect_during_a_baojiao_at_a_later_deal_is_shown_that_hand_whole(m
     # reconnects while the host decides. The friend was shown nothing of this hand yet: the room says the match
     # goes on (not the first hand's last view), and the first view after the 报叫 carries this hand's events from
     # its start (not cut by the first hand's count).
-    hands = ["123456789m1234p", "13579m2468p2468s", "2233m467p1234567s", "2468m1357p13579s"]
-
-    def scripted(rules: Rules, seed: int, *, dealer: int | None = None, base: int = 1) -> Game:
-        return Game.setup(rules, hands, dealer=2, seed=seed, base=base)
-
-    monkeypatch.setattr("sichuan_mahjong.match.Game", scripted)
+    deal_ready(monkeypatch, 0)
 
     async def go() -> None:
         lobby = Lobby(Store(":memory:"), OPTIONS)
