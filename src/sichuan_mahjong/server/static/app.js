@@ -6,7 +6,7 @@ import { loadCatalogues, savedLang, translator } from "./i18n.js";
 import { joinHTML, lobbyHTML, readOptions } from "./lobby.js";
 import { Connection, forgetSeat, getJSON, post, saveSeat, savedSeat } from "./net.js";
 import { adviceHTML, bubbleFor, handOverHTML, inviteHTML, matchOverHTML } from "./panels.js";
-import { tableHTML, waitingHTML } from "./table.js";
+import { TAP_SETTLE_MS, tableHTML, waitingHTML } from "./table.js";
 
 const app = document.getElementById("app");
 
@@ -485,6 +485,8 @@ function setLang(lang) {
 app.addEventListener("click", (event) => {
   const tile = event.target.closest(".tile.mine");
   if (tile) {
+    // A tile that slid under the finger a moment ago (a claim, a discard redrew the hand) is not what was aimed at.
+    if (performance.now() - Number(tile.dataset.since || 0) < TAP_SETTLE_MS) return;
     tapTile(tile.dataset.key);
     return;
   }
