@@ -142,10 +142,11 @@ def assert_fits(page: Page, size: str, where: str) -> None:
 RUN_THE_WALL = ("pung", "kong", "declare_ready", "pass")
 
 
-def play_hand_checked(page: Page, size: str, limit: float = 150.0) -> tuple[int, int, int]:
+def play_hand_checked(page: Page, size: str, lang: str, limit: float = 150.0) -> tuple[int, int, int]:
     """Play one hand by taps to its 结算, measuring the table whenever it changed: the moments measured, the
     longest river seen and the wall's last count."""
     checked = longest = 0
+    claimed = False
     wall = -1
     last: list[Any] = []
     deadline = time.monotonic() + limit
@@ -154,10 +155,13 @@ def play_hand_checked(page: Page, size: str, limit: float = 150.0) -> tuple[int,
         state: list[Any] = page.evaluate(SEEN)
         if state != last:
             last = state
+            assert_fits(page, size, f"with {state[2]} tiles in the wall")
             if state[1] >= 12 > longest:
-                shot(page, f"hand-{size}")  # mid-hand, for docs/web.md
+                shot(page, f"hand-{size}-{lang}")  # mid-hand, for docs/web.md
+            if not claimed and page.locator(CLAIMS).count():
+                claimed = True
+                shot(page, f"claim-{size}-{lang}")
             longest, wall = max(longest, state[1]), state[2]
-            assert_fits(page, size, f"with {wall} tiles in the wall")
             checked += 1
         if not step(page, prefer=RUN_THE_WALL):
             page.wait_for_timeout(30)
@@ -172,15 +176,21 @@ SEEN = """() => [
 ]"""
 
 
-@pytest.mark.parametrize("size", list(SIZES))
-def test_a_long_bloody_hand_fits_the_screen_at_every_step(new_page: NewPage, size: str) -> None:
+#: Claim buttons on the table.
+CLAIMS = '.act.hu, [data-action="pung"], [data-action="kong"]'
+
+
+@pytest.mark.parametrize(("size", "lang"), [*((size, "zh") for size in SIZES), ("844x390", "en"), ("360x740", "en")])
+def test_a_long_bloody_hand_fits_the_screen_at_every_step(new_page: NewPage, size: str, lang: str) -> None:
     viewport = SIZES[size]
     page = new_page(viewport=viewport, **(PHONE_OPTIONS if viewport["width"] < 1000 else {}))
+    page.goto("/")
+    page.evaluate(f"localStorage.setItem('scmj.lang', {lang!r})")
     # 血战: two strong bots win early, the weak one and the player (who never wins) draw on to the end of the wall,
     # so their rivers grow long.
     open_room(page, preset="bloody", hands=1, seats=("expert", "random", "expert"))
     wait_table(page)
-    checked, longest, wall = play_hand_checked(page, size)
+    checked, longest, wall = play_hand_checked(page, size, lang)
     print(f"{size}: {checked} moments measured, longest river {longest}, wall left {wall}")
     assert checked >= 15, checked
     assert longest >= 12, longest
@@ -264,15 +274,15 @@ def crowded(view_message: dict[str, Any]) -> dict[str, Any]:
 
 
 #: crowded_table(viewport, lang) -> (page, socket)
-CrowdedTable = Callable[[ViewportSize, str], tuple[Page, Socket]]
+CrowdedTable = Callable[..., tuple[Page, Socket]]
 
 
 @pytest.fixture
 def crowded_table(new_page: NewPage) -> CrowdedTable:
     """(page, socket) on a room's table, its real view then replaced by a crowded one."""
 
-    def make(viewport: ViewportSize, lang: str) -> tuple[Page, Socket]:
-        page = new_page(viewport=viewport, **(PHONE_OPTIONS if viewport["width"] < 1000 else {}))
+    def make(viewport: ViewportSize, lang: str, **options: Any) -> tuple[Page, Socket]:
+        page = new_page(viewport=viewport, **(PHONE_OPTIONS if viewport["width"] < 1000 else {}), **options)
         socket = Socket(page)
         page.goto("/")
         page.evaluate(f"localStorage.setItem('scmj.lang', {lang!r})")
@@ -317,6 +327,24 @@ def test_a_crowded_table_fits(crowded_table: CrowdedTable, size: str, lang: str)
     assert "Σ" not in page.locator(".table").inner_text()
     assert_fits(page, size, f"crowded ({lang})")
     shot(page, f"crowded-{size}-{lang}")
+
+
+#: The moves running on the newest discard and meld: [name, seconds] of each.
+MOVES = """() => [...document.querySelectorAll('.tile.fresh, .meld.fresh')].map((el) => {
+  const style = getComputedStyle(el);
+  return [style.animationName, parseFloat(style.animationDuration)];
+})"""
+
+
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_a_discard_lands_with_a_short_move_unless_asked_not_to(crowded_table: CrowdedTable, motion: str) -> None:
+    page, _ = crowded_table(LANDSCAPE_PHONE, "zh", reduced_motion=motion)
+    moves = page.evaluate(MOVES)
+    assert len(moves) >= 4, moves  # the last tile of each river that grew, and the melds
+    if motion == "reduce":
+        assert all(name == "none" for name, _ in moves), moves
+    else:
+        assert all(name != "none" and 0 < seconds <= 0.2 for name, seconds in moves), moves
 
 
 def test_a_spectator_is_told_they_are_watching_and_the_table_fits(new_page: NewPage) -> None:
