@@ -191,6 +191,11 @@ def test_a_long_bloody_hand_fits_the_screen_at_every_step(new_page: NewPage, siz
     open_room(page, preset="bloody", hands=1, seats=("expert", "random", "expert"))
     wait_table(page)
     checked, longest, wall = play_hand_checked(page, size, lang)
+    # The 结算 that ends it: its button on to the next hand is on the screen without scrolling.
+    button = page.locator("[data-role=settlement] [data-act=close-panel]").bounding_box()
+    assert button is not None
+    assert button["y"] >= 0 and button["y"] + button["height"] <= viewport["height"], (size, button)
+    shot(page, f"settlement-{size}-{lang}")
     print(f"{size}: {checked} moments measured, longest river {longest}, wall left {wall}")
     assert checked >= 15, checked
     assert longest >= 12, longest
