@@ -293,7 +293,7 @@ def crowded_table(new_page: NewPage) -> CrowdedTable:
         page.evaluate(f"localStorage.setItem('scmj.lang', {lang!r})")
         open_room(page, preset="bloody", hands=1, seats=("expert", "expert", "expert"))
         wait_table(page)
-        page.wait_for_function("document.querySelectorAll('.seat-bottom .tile.mine').length >= 13")
+        play_until_discard(page)  # the server waits on this seat: no view of its own comes after ours
         assert socket.last_view is not None
         socket.inject(crowded(socket.last_view))
         page.locator(".act.hu").wait_for()
