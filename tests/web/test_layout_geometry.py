@@ -190,13 +190,15 @@ def test_a_long_bloody_hand_fits_the_screen_at_every_step(new_page: NewPage, siz
     # so their rivers grow long.
     open_room(page, preset="bloody", hands=1, seats=("expert", "random", "expert"))
     wait_table(page)
+    tile = page.locator(".seat-bottom .tile.mine").first.bounding_box()
     checked, longest, wall = play_hand_checked(page, size, lang)
     # The 结算 that ends it: its button on to the next hand is on the screen without scrolling.
     button = page.locator("[data-role=settlement] [data-act=close-panel]").bounding_box()
     assert button is not None
     assert button["y"] >= 0 and button["y"] + button["height"] <= viewport["height"], (size, button)
     shot(page, f"settlement-{size}-{lang}")
-    print(f"{size}: {checked} moments measured, longest river {longest}, wall left {wall}")
+    own = f"{tile['width']:.1f}x{tile['height']:.1f}" if tile else "?"
+    print(f"{size} {lang}: own tiles {own} px, {checked} moments measured, longest river {longest}, wall left {wall}")
     assert checked >= 15, checked
     assert longest >= 12, longest
 
