@@ -18,7 +18,7 @@ import sichuan_mahjong as sm
 from sichuan_mahjong.agents import make_agent
 from sichuan_mahjong.agents.hand import read_view
 from sichuan_mahjong.game.sample import unseen_pool
-from sichuan_mahjong.game.view import Observation, public_view
+from sichuan_mahjong.game.view import Observation, WinView, public_view, visible_counts
 from sichuan_mahjong.hand.melds import MeldKind
 from sichuan_mahjong.hints import NothingToAdviseError, advise_view
 from sichuan_mahjong.rules import MODES
@@ -63,7 +63,7 @@ def _truly_unseen(game: sm.Game, seat: int) -> list[int]:
     return out
 
 
-def _check_seat(game: sm.Game, view: Observation, asked: bool) -> None:
+def _check_seat(game: sm.Game, view: Observation) -> None:
     seat = view.seat
     own = _own(view)
     state = read_view(view)
@@ -76,13 +76,13 @@ def _check_seat(game: sm.Game, view: Observation, asked: bool) -> None:
     spectator = read_view(public_view(view))
     for t in range(NUM_KINDS):
         assert spectator.seen[t] <= 4, f"{spectator.seen[t]} copies of {sm.Tile(t)} seen by a spectator"
-    if asked:
-        with contextlib.suppress(NothingToAdviseError):  # any other error fails the test
-            advise_view(view)
+    with contextlib.suppress(NothingToAdviseError):  # asked or not, any other error fails the test
+        advise_view(view)
 
 
 def _games(preset: str) -> Iterator[sm.Game]:
-    """Hands of bots that take every win they are offered, checked for every seat at every step."""
+    """Hands of bots that take every win they are offered, checked for every seat at every step (the advice
+    too, whether the seat is asked or not: the server asks only for a seat with a decision)."""
     rules = sm.Rules.preset(preset)
     for seed in range(MAX_GAMES):
         game = sm.Game(rules, seed)
@@ -90,10 +90,10 @@ def _games(preset: str) -> Iterator[sm.Game]:
         while not game.is_over:
             pending = game.to_act()
             for s in range(4):
-                _check_seat(game, game.view(s), s in pending)
+                _check_seat(game, game.view(s))
             game.step({s: bots[s].act(game.view(s), legal) for s, legal in pending.items()})
         for s in range(4):
-            _check_seat(game, game.view(s), False)
+            _check_seat(game, game.view(s))
         yield game
 
 
@@ -128,3 +128,16 @@ def test_the_advice_after_a_double_win_on_3s() -> None:
     assert read_view(view).seen[sm.Tile.from_str("3s").index] == 1
     advice = advise_view(view)
     assert advice.options
+
+
+def test_two_wins_on_one_kind_from_one_seat_are_one_tile_only_when_shared() -> None:
+    """Back to back, the same kind from the same discarder: one discard won twice (shared), or two discards of
+    that kind won one after the other (血战: seat 3 discarded a second 5m later). Only the view's flag tells."""
+    view = sm.Game(sm.Rules.preset("seed"), seed=1).view(2)
+    five = sm.Tile.from_str("5m")
+    first = WinView(0, five, 3, False, 1)
+    for shared, seen_by_2, seen_by_0 in ((True, 1, 0), (False, 2, 1)):
+        wins = (first, WinView(1, five, 3, False, 1, shared))
+        assert visible_counts(view._replace(wins=wins))[five.index] == seen_by_2
+        assert visible_counts(view._replace(seat=0, wins=wins))[five.index] == seen_by_0
+        assert visible_counts(public_view(view._replace(wins=wins)))[five.index] == seen_by_2
