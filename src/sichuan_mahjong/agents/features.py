@@ -38,10 +38,9 @@ rows       name                meaning
 86-89      dealer              broadcast one-hot: the dealer
 =========  ==================  ==================================================================================
 
-Unseen counts a winning tile once per win, and a tile won by several seats at once (一炮多响, two robbers) once.
-A view does not tell two back-to-back wins on one kind from one discarder apart from a multiple win, so then one
-copy too many is counted unseen (rare; never fewer than the truth). Given tiles are not subtracted: the taker
-may discard them later, and they would be counted twice.
+Unseen counts a winning tile once per win, and a tile won by several seats at once (一炮多响, two robbers) once
+(``WinView.shared``, as :func:`~sichuan_mahjong.game.view.visible_counts` counts it). Given tiles are not
+subtracted: the taker may discard them later, and they would be counted twice.
 
 Fast: scalar writes for the few tiles that move, a river's six rows cached until that river changes, and a
 handful of numpy operations (``benchmarks/rl.py`` measures calls per second). An :class:`Encoder` keeps its own
@@ -252,11 +251,11 @@ class Encoder:
         j, n_wins = 0, len(wins)
         while j < n_wins:  # a group: one self-draw, or the wins on one discard (or robbed kong) in a row
             w = wins[j]
-            tile, source = w.tile, w.from_seat
+            tile = w.tile
             out[_WON + ((w.seat - me) & 3), tile.index] = 1.0
             mine = w.seat == me
             j += 1
-            while source is not None and j < n_wins and wins[j].from_seat == source and wins[j].tile is tile:
+            while j < n_wins and wins[j].shared:
                 out[_WON + ((wins[j].seat - me) & 3), tile.index] = 1.0
                 mine = mine or wins[j].seat == me
                 j += 1

@@ -61,6 +61,14 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         help="between full garbage collections; 0: Python's own policy, which can stall a busy server for "
         "0.1-0.5 s at a time (default: 300)",
     )
+    p.add_argument(
+        "--wal-max",
+        type=float,
+        default=32.0,
+        metavar="MB",
+        help="the database's write-ahead log is truncated once it passes this many megabytes, even under "
+        "load (default: 32)",
+    )
     p.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error"))
 
 
@@ -70,6 +78,8 @@ def run(args: argparse.Namespace) -> int:
             raise ValueError(f"--{name.replace('_', '-')} cannot be negative, got {getattr(args, name)}")
     if args.rate <= 0:
         raise ValueError(f"--rate must be positive, got {args.rate}")
+    if not args.wal_max >= 1:
+        raise ValueError(f"--wal-max must be at least 1 (megabyte), got {args.wal_max}")
     if not 0 < args.port < 65536:
         raise ValueError(f"--port must be 1..65535, got {args.port}")
     try:
@@ -77,6 +87,7 @@ def run(args: argparse.Namespace) -> int:
 
         from sichuan_mahjong.server.app import Limits, create_app
         from sichuan_mahjong.server.room import ServerOptions
+        from sichuan_mahjong.server.store import check_database
     except ImportError as exc:
         raise ValueError(
             f"the web table needs the extra 'web' ({exc.name} is missing): pip install 'sichuan-mahjong[web]'"
@@ -89,9 +100,11 @@ def run(args: argparse.Namespace) -> int:
         idle=args.idle,
         records=db.parent / "records",
         full_gc=args.full_gc,
+        wal_max=int(args.wal_max * (1 << 20)),
     )
     limits = Limits(rate=args.rate, burst=max(2 * args.rate, 1.0), auth_timeout=args.auth_timeout)
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    check_database(db)  # a damaged database is refused here, in one line, before anything else opens it
     app = create_app(db, options, limits)
     print(f"scmj serve: http://{args.host}:{args.port}/  (database {db})", flush=True)
     uvicorn.run(

@@ -403,6 +403,7 @@ class PlaneTracker:
             if 0 <= a < 4:
                 cells[_UNSEEN_AT[o] + (3 - a) * _K + k] = 0.0
         self._offer = (s, k, False, False)
+        self._last_win = None  # a new tile: a win on it is a new group, even of the kind the last group won on
 
     def _draw(self, s: int, k: int) -> None:
         """Seat s draws k (its own rows only), the wall shrinks, s is on turn and its 过水 lock lifts."""
@@ -522,6 +523,7 @@ class PlaneTracker:
         elif kind == "robbed":
             k = _KIND[data["tile"]]
             self._offer = (s, k, True, True)
+            self._last_win = None
             self._hand_add(s, k, -1)
             self._set_drawn(s, -1)
         elif kind == "concealed_kong":
@@ -596,7 +598,7 @@ class PlaneTracker:
             self._rowv[_ACTIVE + s].fill(0.0)
         group = self._last_win
         if source is not None and group is not None and group[0] == source and group[1] == k:
-            # encode() reads wins on one tile from one seat in a row as one tile (一炮多响), seen by non-winners
+            # one tile won by several seats (一炮多响, WinView.shared), as encode() reads it: seen by non-winners
             if s not in group[2]:
                 group[2].add(s)
                 self._see(s, k, -1)

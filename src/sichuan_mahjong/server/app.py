@@ -168,7 +168,7 @@ def create_app(db: str | Path, options: ServerOptions | None = None, limits: Lim
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        store = Store(db)
+        store = Store(db, wal_max=options.wal_max)
         store.start_checkpoints()
         state["lobby"] = the_lobby = Lobby(store, options)
         restored = the_lobby.restore()

@@ -186,6 +186,10 @@ class Lobby:
         """Bring back every open room from the store, each match replayed to where it was. Returns the count."""
         count = 0
         for row in self.store.open_rooms():
+            if row.damage is not None:
+                log.error("room %s closed at start-up: %s", row.code, row.damage)
+                self.store.close_room(row.code, f"restore failed: {row.damage}")
+                continue
             try:
                 room = self._new_room(row.code, RoomSettings.from_json(row.settings), row.created)
                 for seat in row.seats:
@@ -196,8 +200,9 @@ class Lobby:
                     room.spectator_tokens.add(token)
                     self.tickets[token] = Ticket(row.code, None)
                 room.restore(row.answers)
-            except Exception as exc:
-                log.error("room %s could not be restored: %r", row.code, exc, exc_info=exc)
+            except Exception as exc:  # one line each; the traceback only at debug level
+                log.error("room %s closed at start-up: it could not be restored (%r)", row.code, exc)
+                log.debug("room %s: the restore failed", row.code, exc_info=exc)
                 self.store.close_room(row.code, f"restore failed: {exc!r}")
                 self.rooms.pop(row.code, None)
                 continue
