@@ -595,7 +595,7 @@ class Room:
             conn.client.send(error_message("nothing_to_advise", "there is no decision of yours to advise on now"))
             return
         try:
-            advice = advise_view(shown.view)
+            advice = advise_view(shown.view, style="words")
         except NothingToAdviseError as exc:
             conn.client.send(error_message("nothing_to_advise", str(exc)))
             return
@@ -627,7 +627,7 @@ class Room:
         shown = ", ".join(map(str, legal)) or "none"
         fallback = (f"不能这样做（可以：{shown}）", f"Not allowed now (legal: {shown})")
         words = {
-            lang: (refusal(action, view, lang, "compact") if view is not None else None) or fallback[i]
+            lang: (refusal(action, view, lang, "words") if view is not None else None) or fallback[i]
             for i, lang in enumerate(("zh", "en"))
         }
         return error_message("illegal", f"{action} is not legal now; legal: {shown}", words)
