@@ -57,7 +57,8 @@ def test_a_refusal_names_tiles_in_words_and_no_keys() -> None:
     assert en == "Not time to discard: Left discarded 5 Dot; answer pung / pass"
     assert refusal(A("kong"), game.view(0), "en", "words") == "You hold 2 × 5 Dot: a kong needs 3"
     # the terminal table keeps its own words (seat numbers and keys)
-    assert refusal(A("discard 1m"), game.view(0), "zh", "compact") == "现在不是出牌的时候：上家(3)打出 5p，请选 p 碰、x 过"
+    terminal = refusal(A("discard 1m"), game.view(0), "zh", "compact")
+    assert terminal == "现在不是出牌的时候：上家(3)打出 5p，请选 p 碰、x 过"
 
 
 @pytest.mark.parametrize(
