@@ -76,7 +76,8 @@ def test_a_phrase_is_an_id_from_the_list_never_free_text() -> None:
 
 
 def timer_room(store: Store, timer: float) -> Room:
-    room = Room("TIME", RoomSettings("app", Rules.preset("app"), 1, seed=4, timer=timer), store, ServerOptions(60, 0, 0))
+    settings = RoomSettings("app", Rules.preset("app"), 1, seed=4, timer=timer)
+    room = Room("TIME", settings, store, ServerOptions(hold=60, bot_delay=0, pause=0))
     store.add_room(room.code, room.settings.to_json(), [])
     room.place(SeatRow(0, "slow", "t0", None))
     for s, tier in BOTS.items():
@@ -111,7 +112,7 @@ def test_two_timeouts_in_a_row_put_the_seat_in_tuoguan_until_it_taps() -> None:
         assert benched is not None and benched["auto"] is True
         # everyone sees the countdown: the spectator's views carry the deadline too
         assert any(m["type"] == "view" and isinstance(m["room"]["deadline_ms"], int) for m in watcher.seen)
-        assert any((p := players(m)) and p[0]["timed_out"] for m in watcher.seen)
+        assert any(p[0]["timed_out"] for m in watcher.seen if (p := players(m)))
         # the person taps 取消托管: the seat is his again, and the flag goes
         me.unread()
         room.handle(conn, ClientMessage("auto", on=False))
