@@ -118,13 +118,16 @@ function render() {
   else if (state.panel === "advice" && state.advice) html += adviceHTML(t, c);
   else if (state.panel === "invite") html += inviteHTML(t, c);
   else if (state.panel === "phrases" && state.me !== null) html += phrasesHTML(t);
-  if (state.screen === "table" && state.msg) html += timedOutHTML(t, c);
+  const timedOut = state.screen === "table" && state.msg ? timedOutHTML(t, c) : "";
+  if (timedOut && !state.panel) html += timedOut;
   if (state.toast) html += `<div class="toast" role="status" data-role="toast">${escapeText(state.toast)}</div>`;
   app.innerHTML = html;
   document.body.dataset.screen = state.screen;
   // The sound switch and the phrases button join the table's top bar (the table itself is table.js's).
   const bar = app.querySelector(".topbar");
   if (bar) bar.querySelector('[data-act="lang"]')?.insertAdjacentHTML("beforebegin", tableExtrasHTML(t, { sound: soundOn(), player: state.me !== null }));
+  // Over a panel (the 结算 that follows quickly once the bot plays) the notice is its first line.
+  if (timedOut && state.panel) app.querySelector(".overlay .panel")?.insertAdjacentHTML("afterbegin", timedOut);
   if (state.scrollToError) {
     // A refused join or create is said where the person is looking: the error is scrolled into view.
     state.scrollToError = false;
@@ -392,7 +395,7 @@ function setRoom(room) {
   state.room = room;
   (room.players || []).forEach((p, seat) => {
     if (p?.timed_out && !before[seat]?.timed_out && seat !== state.me && state.t) {
-      toast(state.t("timed_out_other", { seat: seatLabel(state.t, seat, state.me) }), 4000);
+      toast(state.t("timed_out_other", { seat: seatLabel(state.t, seat, state.me) }), 6000);
     }
   });
 }

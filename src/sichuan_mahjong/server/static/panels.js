@@ -69,7 +69,7 @@ export function handOverHTML(t, ctx) {
       const words = (p.words?.[t.lang] || p.words?.zh || p.reason).replace(/^R\d+(?:\.\d+)*\s+/, "");
       const mine = ctx.me === p.payee ? "plus" : ctx.me === p.payer ? "minus" : "";
       // Names and the amount each in their own column, so a number never runs into a name.
-      return `<li class="payment ${mine}"><span class="payer">${esc(who(t, ctx, p.payer))}</span><span class="arrow">→</span><span class="payee">${esc(
+      return `<li class="payment ${mine}"><span class="payer">${esc(who(t, ctx, p.payer))}</span><span class="pay-arrow">→</span><span class="payee">${esc(
         who(t, ctx, p.payee),
       )}</span><b class="amount" data-role="amount">${esc(p.amount)}</b><span class="why">${esc(words)}</span></li>`;
     })

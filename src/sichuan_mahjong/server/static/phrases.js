@@ -19,12 +19,22 @@ export function phrasesHTML(t) {
   return `<div class="phrases-panel" role="dialog" aria-label="${esc(t("btn_phrases"))}" data-role="phrases">${buttons}</div>`;
 }
 
+// Icons drawn inline (no emoji font needed): a speaker with waves or crossed out, a speech bubble.
+const SPEAKER = '<path d="M3 9h4l5-4v14l-5-4H3z" fill="currentColor"/>';
+const WAVES = '<path d="M15.5 8.5a5 5 0 0 1 0 7M18 6a8.5 8.5 0 0 1 0 12" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"/>';
+const MUTED = '<path d="M16 9l6 6M22 9l-6 6" stroke="currentColor" stroke-width="2" stroke-linecap="round"/>';
+const BUBBLE = '<path d="M4 5h16v10H10l-5 4v-4H4z" fill="none" stroke="currentColor" stroke-width="2" stroke-linejoin="round"/>';
+
+function icon(paths) {
+  return `<svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true">${paths}</svg>`;
+}
+
 /** Buttons the top bar gets: sound on/off (remembered), and quick phrases for a player (never a spectator). */
 export function tableExtrasHTML(t, { sound, player }) {
   const label = t(sound ? "sound_on" : "sound_off");
-  const soundButton = `<button class="sound" data-act="sound" aria-pressed="${sound}" aria-label="${esc(label)}" title="${esc(label)}">${sound ? "🔊" : "🔇"}</button>`;
+  const soundButton = `<button class="sound icon" data-act="sound" aria-pressed="${sound}" aria-label="${esc(label)}" title="${esc(label)}">${icon(SPEAKER + (sound ? WAVES : MUTED))}</button>`;
   const phrases = player
-    ? `<button class="phrases" data-act="phrases" aria-label="${esc(t("btn_phrases"))}" title="${esc(t("btn_phrases"))}">💬</button>`
+    ? `<button class="phrases icon" data-act="phrases" aria-label="${esc(t("btn_phrases"))}" title="${esc(t("btn_phrases"))}">${icon(BUBBLE)}</button>`
     : "";
   return soundButton + phrases;
 }
