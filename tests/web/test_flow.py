@@ -193,7 +193,8 @@ KEEP_TOASTS = """
 window.__toasts = [];
 new MutationObserver(() => {
   const toast = document.querySelector('[data-role=toast]');
-  if (toast && window.__toasts[window.__toasts.length - 1] !== toast.textContent) window.__toasts.push(toast.textContent);
+  const seen = window.__toasts;
+  if (toast && seen[seen.length - 1] !== toast.textContent) seen.push(toast.textContent);
 }).observe(document, {childList: true, subtree: true});
 """
 
