@@ -60,6 +60,7 @@ def test_a_join_error_is_shown_where_the_person_is_looking(
     page.click("[data-act=join]")
     error = page.locator(".error", has_text=words)
     error.wait_for()
+    shot(page, f"lobby-error-{case}-{viewport['width']}x{viewport['height']}")
     inside(page, error)
 
 
