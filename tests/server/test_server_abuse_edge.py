@@ -19,6 +19,7 @@ import httpx
 import pytest
 from websockets.exceptions import ConnectionClosed
 
+from sichuan_mahjong.cli import main
 from sichuan_mahjong.server.limits import AddressLimits, Buckets, LimitExceededError
 from sichuan_mahjong.server.lobby import CODE_ALPHABET, Lobby, RequestError
 from sichuan_mahjong.server.room import ServerOptions
@@ -363,7 +364,7 @@ def test_deep_json_bad_names_and_invalid_utf8_get_clear_errors_and_no_traceback(
 
 
 def test_log_lines_are_limited_per_source_with_a_summary(tmp_path: Path) -> None:
-    with Server(tmp_path / "db.sqlite", "--log-rate", "3", "--connect-rate", "0") as server:
+    with Server(tmp_path / "db.sqlite", "--log-rate", "1", "--connect-rate", "0") as server:
         for _ in range(30):
             sock = raw_ws(server.port, "/ws/ABCDEF")
             sock.sendall(ws_frame(b"\xc3\x28"))
@@ -374,14 +375,12 @@ def test_log_lines_are_limited_per_source_with_a_summary(tmp_path: Path) -> None
             time.sleep(0.2)
         log = server.log.read_text()
         lines = log.count("not UTF-8")
-        assert 3 <= lines < 12, log
+        assert 1 <= lines <= 20, log  # one a second, after a burst of one
         dropped = [int(n) for n in re.findall(r"(\d+) log line\(s\) from 127\.0\.0\.1 dropped", log)]
         assert dropped and lines + sum(dropped) == 30, log
 
 
 def test_serve_refuses_negative_limits(capsys: pytest.CaptureFixture[str]) -> None:
-    from sichuan_mahjong.cli import main
-
     assert main(["serve", "--lookup-rate", "-1"]) == 2
     assert "--lookup-rate cannot be negative" in capsys.readouterr().err
     assert main(["serve", "--request-timeout", "0"]) == 2
