@@ -384,3 +384,15 @@ def test_serve_refuses_negative_limits(capsys: pytest.CaptureFixture[str]) -> No
     assert main(["serve", "--lookup-rate", "-1"]) == 2
     assert "--lookup-rate cannot be negative" in capsys.readouterr().err
     assert main(["serve", "--request-timeout", "0"]) == 2
+
+
+def test_behind_a_trusted_proxy_each_forwarded_client_has_its_own_limits(tmp_path: Path) -> None:
+    with Server(tmp_path / "db.sqlite", "--lookup-rate", "2") as server:  # 127.0.0.1 is trusted by default
+
+        def lookup(client: str) -> int:
+            r = httpx.get(f"{server.http}/api/rooms/ZZZZZZ", headers={"X-Forwarded-For": client}, timeout=5)
+            return r.status_code
+
+        assert [lookup("203.0.113.5") for _ in range(3)] == [404, 404, 429]
+        assert lookup("203.0.113.6") == 404
+        assert [lookup("2001:db8:1:2::7"), lookup("2001:db8:1:2::8"), lookup("2001:db8:1:2::9")] == [404, 404, 429]

@@ -8,7 +8,8 @@ and uvicorn does not do (docs/protocol.md "Limits", docs/hosting.md):
   the socket is closed, so a client that sends while it reads still sees the 413.
 - a text frame that is not UTF-8 closes the socket with 1007 and one log line (uvicorn logs a traceback each);
 - every line logged while a connection's data is handled knows its source address
-  (:data:`~sichuan_mahjong.server.limits.SOURCE`), so logging can be limited per source.
+  (:data:`~sichuan_mahjong.server.limits.SOURCE`), so logging can be limited per source. Here it is the peer's
+  (a proxy's, behind one); the application sets the client's once ``X-Forwarded-For`` is applied.
 
 Imported only by ``scmj serve`` (uvicorn is the optional extra ``web``).
 """
