@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import logging
 import os
 import re
 import select
@@ -20,7 +21,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 
 from sichuan_mahjong.cli import main
-from sichuan_mahjong.server.limits import AddressLimits, Buckets, LimitExceededError
+from sichuan_mahjong.server.limits import SOURCE, AddressLimits, Buckets, LimitExceededError, SourceLogLimit
 from sichuan_mahjong.server.lobby import CODE_ALPHABET, Lobby, RequestError
 from sichuan_mahjong.server.room import ServerOptions
 from sichuan_mahjong.server.store import Store
@@ -396,3 +397,29 @@ def test_behind_a_trusted_proxy_each_forwarded_client_has_its_own_limits(tmp_pat
         assert [lookup("203.0.113.5") for _ in range(3)] == [404, 404, 429]
         assert lookup("203.0.113.6") == 404
         assert [lookup("2001:db8:1:2::7"), lookup("2001:db8:1:2::8"), lookup("2001:db8:1:2::9")] == [404, 404, 429]
+
+
+def test_the_log_filter_drops_counts_and_sums_up_per_source() -> None:
+    seen: list[str] = []
+
+    class Keep(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            seen.append(record.getMessage())
+
+    handler = Keep()
+    limit = SourceLogLimit(0.5)  # under one a second still lets the first line through
+    handler.addFilter(limit)
+    root = logging.getLogger()
+    root.addHandler(handler)
+    try:
+        log = logging.getLogger("sichuan_mahjong.test")
+        token = SOURCE.set("198.51.100.7")
+        for i in range(5):
+            log.warning("line %d", i)
+        SOURCE.reset(token)
+        log.warning("the server's own line")
+        limit.flush()
+    finally:
+        root.removeHandler(handler)
+    summary = "4 log line(s) from 198.51.100.7 dropped (more than 0.5 a second)"
+    assert seen == ["line 0", "the server's own line", summary]

@@ -96,7 +96,8 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         type=float,
         default=20.0,
         metavar="N",
-        help="log lines a second from one client address; more are counted and summed up in one line (default: 20)",
+        help="log lines a second from one client address; more are counted and summed up in one line; 0: no limit "
+        "(default: 20)",
     )
     limits.add_argument(
         "--forwarded-allow-ips",

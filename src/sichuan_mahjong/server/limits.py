@@ -235,7 +235,7 @@ class SourceLogLimit(logging.Filter):
             return True
         bucket = self.buckets.get(source)
         if bucket is None:
-            bucket = self.buckets[source] = TokenBucket(self.per_second, self.per_second)
+            bucket = self.buckets[source] = TokenBucket(self.per_second, max(1.0, self.per_second))
             while len(self.buckets) > self.size:
                 old, _ = self.buckets.popitem(last=False)
                 self._report(old)
