@@ -241,6 +241,9 @@ class Store:
     def add_spectator(self, code: str, token: str) -> None:
         self._tx([("INSERT INTO spectators (code, token) VALUES (?, ?)", (code, token))])
 
+    def remove_spectator(self, code: str, token: str) -> None:
+        self._tx([("DELETE FROM spectators WHERE code = ? AND token = ?", (code, token))])
+
     def set_auto(self, code: str, seat: int, on: bool) -> None:
         self._tx([("UPDATE seats SET auto = ? WHERE code = ? AND seat = ?", (int(on), code, seat))])
 

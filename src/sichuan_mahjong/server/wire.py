@@ -32,6 +32,7 @@ from sichuan_mahjong.game.events import TILE_TEXT
 from sichuan_mahjong.hand.melds import Meld
 from sichuan_mahjong.hints import discard_waits, ready_waits
 from sichuan_mahjong.server.phrases import PHRASES
+from sichuan_mahjong.server.limits import depth_error
 from sichuan_mahjong.tiles import SUITS, Tile
 
 __all__ = [
@@ -96,6 +97,9 @@ def parse_client(text: str | bytes) -> ClientMessage:
         raise WireError("frames are JSON text, not binary")
     if len(text.encode()) > MAX_MESSAGE_BYTES:
         raise WireError(f"a message may hold at most {MAX_MESSAGE_BYTES} bytes", "too_big")
+    problem = depth_error(text)
+    if problem is not None:
+        raise WireError(problem)
     try:
         raw = json.loads(text)
     except ValueError:

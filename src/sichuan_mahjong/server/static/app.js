@@ -231,7 +231,7 @@ async function createRoom() {
 function codeFromForm() {
   captureLobby();
   const code = state.lobby.code || state.code || "";
-  if (!/^[A-Za-z0-9]{4}$/.test(code)) {
+  if (!/^[A-Za-z0-9]{4,6}$/.test(code)) {
     state.error = state.t("error_code");
     state.errorAt = "join";
     state.scrollToError = true;

@@ -101,7 +101,7 @@ export function lobbyHTML(t, s) {
     <section class="card join">
       <h2>${esc(t("lobby_join"))}</h2>
       <div class="row">
-        ${field(t("room_code"), `<input id="code" maxlength="4" autocapitalize="characters" autocomplete="off" spellcheck="false" value="${esc(s.code || "")}" placeholder="K7QF">`)}
+        ${field(t("room_code"), `<input id="code" maxlength="6" autocapitalize="characters" autocomplete="off" spellcheck="false" value="${esc(s.code || "")}" placeholder="K7QF9R">`)}
       </div>
       <div class="row buttons">
         <button class="primary" data-act="join" ${s.busy ? "disabled" : ""}>${esc(t("join_button"))}</button>
