@@ -31,8 +31,8 @@ from sichuan_mahjong.game import Action, Event, Game, Observation
 from sichuan_mahjong.game.events import TILE_TEXT
 from sichuan_mahjong.hand.melds import Meld
 from sichuan_mahjong.hints import discard_waits, ready_waits
-from sichuan_mahjong.server.phrases import PHRASES
 from sichuan_mahjong.server.limits import depth_error
+from sichuan_mahjong.server.phrases import PHRASES
 from sichuan_mahjong.tiles import SUITS, Tile
 
 __all__ = [
