@@ -81,7 +81,7 @@ def test_the_same_seed_and_actions_give_what_the_aec_env_gives() -> None:
         actions = {x: _pick(obs[x]["action_mask"], rng) for x in p.agents if p.legal_actions(x)}
         for _ in actions:
             a.step(actions[a.agent_selection])
-        obs, rewards, *_ = p.step(actions)
+        obs, *_ = p.step(actions)
     assert p.game is not None and a.game is not None
     assert p.game.result.deltas == a.game.result.deltas
 

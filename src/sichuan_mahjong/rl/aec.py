@@ -27,9 +27,10 @@ send). ``env.unwrapped.game`` is the engine's :class:`~sichuan_mahjong.Game` —
 that reads it sees hidden tiles. ``view(agent)`` is what that seat may see (for a bot: rl/bots.py).
 
 ``turns="cycle"`` selects all four agents in order every round (an agent that is not asked has the mask of
-``pass`` alone and must answer it; every agent's mask is its mask for the round, selected or not), which is what PettingZoo's ``aec_to_parallel`` expects: its metadata then
-says ``is_parallelizable``. ``flatten=True`` gives a flat ``Box`` observation (spaces.flat_space). ``clone()``,
-``copy.deepcopy`` and ``pickle`` give an independent env that continues identically.
+``pass`` alone and must answer it; every agent's mask is its mask for the round, selected or not), which is
+what PettingZoo's ``aec_to_parallel`` expects: its metadata then says ``is_parallelizable``. ``flatten=True``
+gives a flat ``Box`` observation (spaces.flat_space). ``clone()``, ``copy.deepcopy`` and ``pickle`` give an
+independent env that continues identically.
 
 >>> e = env(seed=1)
 >>> e.reset()
@@ -42,8 +43,8 @@ says ``is_parallelizable``. ``flatten=True`` gives a flat ``Box`` observation (s
 
 from __future__ import annotations
 
-import random
 import copy
+import random
 from collections.abc import Sequence
 from typing import Any, Final
 
@@ -107,7 +108,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801  # PettingZoo's name;
         self.render_mode = check_render_mode(render_mode)
         self.possible_agents = list(AGENTS)
         self._seat = {a: s for s, a in enumerate(AGENTS)}
-        self._dict_space = obs_space = observation_space()
+        self._dict_space = observation_space()
+        obs_space: Any = self._dict_space
         act_space = action_space()
         if self.flatten:
             obs_space = flat_space(obs_space)
@@ -162,7 +164,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801  # PettingZoo's name;
         else:  # turns="cycle": every seat's mask for this round, pass alone for a seat not asked
             legal = self._pending.get(seat)
             mask = idle_mask() if legal is None else legal_mask(legal)
-        obs = {"observation": self._tracker.observe(seat), "action_mask": mask}
+        obs: Obs = {"observation": self._tracker.observe(seat), "action_mask": mask}
         return flat_obs(self._dict_space, obs) if self.flatten else obs
 
     def view(self, agent: str) -> Observation:

@@ -38,6 +38,7 @@ from sichuan_mahjong.game.view import Observation
 from sichuan_mahjong.rl.aec import AGENTS
 from sichuan_mahjong.rl.render import table_text
 from sichuan_mahjong.rl.spaces import (
+    Obs,
     action_space,
     as_rules,
     as_scale,
@@ -183,7 +184,7 @@ class SichuanMahjongParallelEnv(ParallelEnv):  # type: ignore[misc]  # pettingzo
         out: dict[str, Any] = {}
         for seat, agent in enumerate(AGENTS):
             legal = pending.get(seat)
-            obs = {
+            obs: Obs = {
                 "observation": tracker.observe(seat),
                 "action_mask": idle_mask() if legal is None else legal_mask(legal),
             }

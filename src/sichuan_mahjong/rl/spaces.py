@@ -54,8 +54,7 @@ def flat_space(space: spaces.Dict) -> spaces.Box:
 
 def flat_obs(space: spaces.Dict, obs: Obs) -> npt.NDArray[np.float32]:
     """``gymnasium.spaces.flatten(space, obs)``: one float32 vector."""
-    out: npt.NDArray[np.float32] = spaces.flatten(space, obs)
-    return out
+    return np.asarray(spaces.flatten(space, obs), dtype=np.float32)
 
 
 def observation_space() -> spaces.Dict:
@@ -87,10 +86,8 @@ def checked_action(action: object, legal: Sequence[Action], who: str) -> Action:
 
     An action is an ``int`` or a numpy integer (a one-element integer array too, as policies return them); a
     ``str``, ``float`` or ``bool`` is refused even when it names a number, so a wrongly built action is caught."""
-    if type(action) is int and 0 <= action < NUM_ACTIONS:  # the common case, checked first
-        index = action
-    else:
-        index = action_index(action, who)
+    # the common case first
+    index = action if type(action) is int and 0 <= action < NUM_ACTIONS else action_index(action, who)
     a = _BY_INDEX[index]
     for x in legal:
         if x is a:
