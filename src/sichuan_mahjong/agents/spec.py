@@ -30,7 +30,7 @@ from typing import Any
 
 from sichuan_mahjong.agents.base import Agent, UnknownAgentError
 
-__all__ = ["is_spec", "make_from_spec", "resolve_factory"]
+__all__ = ["import_module", "is_spec", "make_from_spec", "resolve_factory"]
 
 
 def is_spec(name: str) -> bool:
@@ -55,6 +55,13 @@ def _import(spec: str, module_name: str) -> ModuleType:
         ) from None
     except Exception as exc:  # the module itself fails: say so in one line
         raise UnknownAgentError(f"bot {spec!r}: importing {module_name!r} raised {type(exc).__name__}: {exc}") from None
+
+
+def import_module(module_name: str) -> ModuleType:
+    """Import a bot module as a spec would (from the current directory too), or an UnknownAgentError naming it."""
+    if not module_name.strip():
+        raise UnknownAgentError("a bot module name is empty")
+    return _import(module_name, module_name.strip())
 
 
 def resolve_factory(spec: str) -> Callable[..., Any]:

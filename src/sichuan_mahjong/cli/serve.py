@@ -61,6 +61,14 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         help="between full garbage collections; 0: Python's own policy, which can stall a busy server for "
         "0.1-0.5 s at a time (default: 300)",
     )
+    p.add_argument(
+        "--allow-bot",
+        action="append",
+        default=[],
+        metavar="MODULE",
+        help="let rooms seat module:factory bots from MODULE (or a module inside it): your own bot at the web "
+        "table (repeatable; imported at start; none by default)",
+    )
     p.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error"))
 
 
@@ -81,6 +89,11 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(
             f"the web table needs the extra 'web' ({exc.name} is missing): pip install 'sichuan-mahjong[web]'"
         ) from None
+    allowed = tuple(m.strip() for m in args.allow_bot)
+    for module in allowed:  # a module that cannot be imported fails now, not when a room asks for it
+        from sichuan_mahjong.agents.spec import import_module
+
+        import_module(module)
     db = args.db or default_db()
     options = ServerOptions(
         hold=args.hold,
@@ -89,6 +102,7 @@ def run(args: argparse.Namespace) -> int:
         idle=args.idle,
         records=db.parent / "records",
         full_gc=args.full_gc,
+        allowed_bots=allowed,
     )
     limits = Limits(rate=args.rate, burst=max(2 * args.rate, 1.0), auth_timeout=args.auth_timeout)
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")

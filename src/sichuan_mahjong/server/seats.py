@@ -66,6 +66,8 @@ class ServerOptions:
     idle: float = 3600.0
     records: Path | None = None
     full_gc: float = 0.0
+    #: Modules whose ``module:factory`` bots a room may seat (``scmj serve --allow-bot MODULE``); none by default.
+    allowed_bots: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
