@@ -1,8 +1,8 @@
 """Reinforcement learning: PettingZoo ``AECEnv`` and ``ParallelEnv``, a Gymnasium single-seat env, the observation
 encoder, and bots across the env's boundary (rl/bots.py).
 
-Needs the optional extra ``rl`` (``pip install 'sichuan-mahjong[rl]'``: gymnasium, pettingzoo). docs/rl.md has
-the observation layout, the action index, rewards, speed and a training example.
+Needs the optional extra ``rl`` (gymnasium, pettingzoo: ``pip install -e '.[rl]'`` in a clone; docs/rl.md
+"Install"). docs/rl.md has the observation layout, the action index, rewards, speed and a training example.
 
 >>> import gymnasium
 >>> from sichuan_mahjong import rl
@@ -22,7 +22,7 @@ try:
 except ImportError as exc:  # pragma: no cover - depends on the environment
     raise ImportError(
         f"sichuan_mahjong.rl needs the optional extra 'rl' (gymnasium, pettingzoo): "
-        f"pip install 'sichuan-mahjong[rl]' ({exc})"
+        f"pip install gymnasium pettingzoo, or pip install -e '.[rl]' in a clone ({exc})"
     ) from exc
 
 from sichuan_mahjong.rl.aec import AGENTS, TURNS, env, raw_env
