@@ -72,6 +72,7 @@ pure:  # (no mypy or venv needed to remove them)
 # A wheel in dist/ (pip's build isolation fetches setuptools and wheel): pip install 'dist/sichuan_mahjong-*.whl[rl]'
 dist:
 	test -x $(BIN)/pip || $(PY) -m venv $(VENV)
+	rm -rf build/lib build/bdist.*  # setuptools would pack files left there by an earlier build
 	$(BIN)/pip wheel --no-deps -w dist .
 
 lint: $(STAMP)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -45,8 +46,13 @@ def _run(*args: str | Path, env: dict[str, str] | None = None, cwd: Path = ROOT)
 
 
 def test_the_wheel_installs_into_a_fresh_venv_and_steps_an_env(tmp_path: Path) -> None:
+    tree = tmp_path / "clone"  # the clone's tracked sources only: no build/, egg-info or compiled modules
+    shutil.copytree(ROOT / "src", tree / "src", ignore=shutil.ignore_patterns("__pycache__", "*.egg-info", "*.so"))
+    (tree / "src" / "sichuan_mahjong" / "compiled.txt").unlink(missing_ok=True)
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, tree / name)
     dist = tmp_path / "dist"
-    _run(sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", dist, ROOT)  # what `make dist` runs
+    _run(sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", dist, ".", cwd=tree)  # what `make dist` runs
     (wheel,) = dist.glob("sichuan_mahjong-*-py3-none-any.whl")
     fresh = tmp_path / "fresh"
     venv.EnvBuilder(with_pip=True).create(fresh)
