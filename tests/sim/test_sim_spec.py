@@ -4,6 +4,7 @@ make_agent, a tournament of any size, duplicate, worker processes, ``scmj simula
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import subprocess
@@ -103,3 +104,24 @@ def test_scmj_play_names_a_bad_spec(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["play", "--bots", "spec_bots:nothing,expert,expert", "--no-records", "--fresh"]) == 2
     err = capsys.readouterr().err
     assert "scmj play: error: bot 'spec_bots:nothing': module 'spec_bots' has no attribute 'nothing'" in err
+
+
+def test_the_table_settings_screen_shows_your_bot(tmp_path: Path) -> None:
+    """The settings page (key o) lists a module:factory bot of the match beside the built-in tiers."""
+    pytest.importorskip("textual")
+    from textual.widgets import Select
+
+    from sichuan_mahjong.tui.app import MahjongApp, SettingsScreen
+    from sichuan_mahjong.tui.settings import PlaySettings
+
+    async def go() -> None:
+        bots = (MINE, "expert", "expert")
+        app = MahjongApp(PlaySettings(bots=bots, seed=1, delay=0, records=None, config=tmp_path / "c.json"))
+        async with app.run_test(size=(110, 36)) as pilot:
+            await pilot.pause()
+            await pilot.press("o")
+            assert isinstance(app.screen, SettingsScreen)
+            assert app.screen.query_one("#bot1", Select).value == MINE
+            await pilot.press("escape", "q")
+
+    asyncio.run(go())
