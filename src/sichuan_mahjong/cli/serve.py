@@ -82,6 +82,14 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         help="the database's write-ahead log is truncated once it passes this many megabytes, even under "
         "load (default: 32)",
     )
+    p.add_argument(
+        "--allow-bot",
+        action="append",
+        default=[],
+        metavar="MODULE",
+        help="let rooms seat module:factory bots from MODULE (or a module inside it): your own bot at the web "
+        "table (repeatable; imported at start; none by default)",
+    )
     p.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error"))
     limits = p.add_argument_group(
         'limits per client address (docs/protocol.md "Limits"; 0 turns one off; rates are per minute)'
@@ -141,6 +149,11 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(
             f"the web table needs the extra 'web' ({exc.name} is missing): pip install 'sichuan-mahjong[web]'"
         ) from None
+    allowed = tuple(m.strip() for m in args.allow_bot)
+    for module in allowed:  # a module that cannot be imported fails now, not when a room asks for it
+        from sichuan_mahjong.agents.spec import import_module
+
+        import_module(module)
     db = args.db or default_db()
     options = ServerOptions(
         hold=args.hold,
@@ -150,6 +163,7 @@ def run(args: argparse.Namespace) -> int:
         records=db.parent / "records",
         full_gc=args.full_gc,
         wal_max=int(args.wal_max * (1 << 20)),
+        allowed_bots=allowed,
     )
     limits = Limits(rate=args.rate, burst=max(2 * args.rate, 1.0), auth_timeout=args.auth_timeout)
     address = AddressLimits(**{f: type(getattr(AddressLimits(), f))(getattr(args, f)) for f in fields})

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from sichuan_mahjong.agents import agent_names
+from sichuan_mahjong.agents import UnknownAgentError, agent_names, check_agent
 from sichuan_mahjong.rules import PRESETS, Rules, RulesError
 from sichuan_mahjong.server.limits import AddressLimits, LimitExceededError, text_error
 from sichuan_mahjong.server.room import Room, RoomSettings, ServerOptions
@@ -105,7 +105,8 @@ def settings_from_body(body: Mapping[str, Any], seed: int) -> RoomSettings:
     return RoomSettings(preset, rules, hands, seed, None if timer is None else float(timer))
 
 
-def bots_from_body(body: Mapping[str, Any]) -> dict[int, str]:
+def bots_from_body(body: Mapping[str, Any], allowed: tuple[str, ...] = ()) -> dict[int, str]:
+    """The bot seats asked for: a tier by name, or ``module:factory`` from a module the server allows."""
     bots = body.get("bots", {})
     if not isinstance(bots, dict):
         raise RequestError('"bots" must be an object of seat -> tier, e.g. {"1": "expert"}')
@@ -114,10 +115,30 @@ def bots_from_body(body: Mapping[str, Any]) -> dict[int, str]:
     for key, tier in bots.items():
         if key not in ("1", "2", "3"):
             raise RequestError(f'"bots": seat {key!r} must be "1", "2" or "3" (the host sits at seat 0)')
-        if tier not in known:
+        if isinstance(tier, str) and ":" in tier:
+            _check_bot_spec(tier, key, allowed)
+        elif tier not in known:
             raise RequestError(f'"bots": unknown tier {tier!r} for seat {key}; tiers: {", ".join(known)}')
         out[int(key)] = str(tier)
     return out
+
+
+def bot_module_allowed(spec: str, allowed: tuple[str, ...]) -> bool:
+    """Whether ``module:factory`` names a module the server was started with ``--allow-bot`` (or one inside it)."""
+    module = spec.partition(":")[0].strip()
+    return any(module == m or module.startswith(m + ".") for m in allowed)
+
+
+def _check_bot_spec(spec: str, key: str, allowed: tuple[str, ...]) -> None:
+    if not bot_module_allowed(spec, allowed):
+        raise RequestError(
+            f'"bots": seat {key}: {spec!r} is not allowed here; a module:factory bot needs the server started '
+            "with --allow-bot MODULE"
+        )
+    try:
+        check_agent(spec)
+    except UnknownAgentError as exc:
+        raise RequestError(f'"bots": seat {key}: {exc}') from None
 
 
 class Lobby:
@@ -176,7 +197,7 @@ class Lobby:
         if len(self.rooms) >= MAX_ROOMS:
             raise RequestError(f"the server holds its maximum of {MAX_ROOMS} rooms; try later", 503)
         settings = settings_from_body(body, random.SystemRandom().randrange(1 << 62))
-        bots = bots_from_body(body)
+        bots = bots_from_body(body, self.options.allowed_bots)
         host = SeatRow(0, _name(body, "host"), secrets.token_urlsafe(24), None)
         rows = [host] + [SeatRow(s, f"{tier} bot", None, tier) for s, tier in sorted(bots.items())]
         code = new_code(self._codes)
