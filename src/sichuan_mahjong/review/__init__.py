@@ -60,8 +60,10 @@ __all__ = [
 
 #: Play-outs per scored answer by default (``docs/review.md``: a hand in about 15 s on two slow cores).
 SAMPLES = 24
-#: A loss counts only when it is this many standard errors of the paired difference above zero.
+#: A loss counts only when it is this many standard errors of the paired difference above zero ...
 Z = 2.0
+#: ... on fresh samples, drawn where the best answer's gain on the first ones is this many standard errors.
+CONFIRM = 1.0
 
 Progress = Callable[[int, int], None]
 
@@ -196,12 +198,17 @@ def review_decision(
     values = playout_values(view, log, actions, seeds)
     options = tuple(OptionValue(a, values.mean(i), values.se(i)) for i, a in enumerate(actions))
     b = max(range(len(actions)), key=lambda i: (values.mean(i), -i))  # a tie goes to the seat's own
-    gain, se = paired(values.rows[b], values.rows[0]) if b else (0.0, 0.0)
-    loss = gain if gain > Z * se and gain > 0 else 0.0
     best = actions[b]
+    gain, se = paired(values.rows[b], values.rows[0]) if b else (0.0, 0.0)
+    loss = 0.0
+    if b and gain > CONFIRM * se:
+        # The best of several noisy means is picked for being high: its gain is measured again on fresh samples.
+        again = playout_values(view, log, [chosen, best], [rng.getrandbits(48) for _ in range(samples)])
+        gain, se = paired(again.rows[1], again.rows[0])
+        loss = gain if gain > Z * se and gain > 0 else 0.0
     en = zh = ""
     if loss:
-        en, zh = reason(view, chosen, best, gain)
+        en, zh = reason(view, chosen, best, loss)
     return Decision(hand, step, view.phase, chosen, master, best, loss, se, options, en, zh)
 
 

@@ -37,10 +37,15 @@ from sichuan_mahjong.game.state import Game
 from sichuan_mahjong.game.view import Observation
 from sichuan_mahjong.tiles import NUM_KINDS
 
-__all__ = ["POLICY", "SHAPED", "Values", "paired", "playout_values", "setup_sample"]
+__all__ = ["DEPTH", "POLICY", "SHAPED", "Values", "paired", "playout_values", "setup_sample"]
 
 #: The bots of a play-out (``agents.master`` policies): four experts.
 POLICY = "expert"
+#: Each play-out is cut this many draws after the decision and the learned value of the position reached
+#: (:func:`~sichuan_mahjong.agents.value.state_value`) stands for the rest of the hand: the paired differences
+#: vary a quarter as much as whole play-outs' and agree with whole play-outs better than these with themselves
+#: (``docs/bots.md``, "A learned value").
+DEPTH = 8
 #: Turns each other sampled hand is played on to look as played as the real ones (the master's default).
 SHAPED = 30
 #: Exchange directions by the sum of the exchange dice mod 3, and the seat each direction gives to (as the engine).
@@ -138,12 +143,13 @@ def setup_sample(view: Observation, log: Sequence[Event], rng: random.Random) ->
         asked = game.to_act()
         answers: dict[int, Action] = {}
         for s, legal in asked.items():
+            void = view.voids[s]
             if game.phase == "exchange" and s == me:
                 answers[s] = Action.exchange_of(given)
             elif game.phase == "exchange" and s == giver:
                 answers[s] = Action.exchange_of(received)
-            elif game.phase == "void" and view.voids[s] is not None:
-                answers[s] = Action.void(view.voids[s])  # shown to all once everyone chose
+            elif game.phase == "void" and void is not None:
+                answers[s] = Action.void(void)  # shown to all once everyone chose
             else:
                 answers[s] = bots[s].act(game.view(s), legal)
         game.step(answers)
@@ -160,8 +166,11 @@ def _sample(view: Observation, log: Sequence[Event], seed: int, odds: Sequence[f
     return seat_streams(game)
 
 
-def playout_values(view: Observation, log: Sequence[Event], actions: Sequence[Action], seeds: Sequence[int]) -> Values:
-    """Each of ``actions`` played out on the sample each seed draws (the same samples and bots for every action).
+def playout_values(
+    view: Observation, log: Sequence[Event], actions: Sequence[Action], seeds: Sequence[int], depth: int | None = DEPTH
+) -> Values:
+    """Each of ``actions`` played out on the sample each seed draws (the same samples and bots for every action),
+    cut ``depth`` draws after the decision (None: to the end of the hand).
 
     A sample that cannot be drawn (:class:`SampleError`) is skipped for all actions alike; raises SampleError when
     none can.
@@ -174,7 +183,7 @@ def playout_values(view: Observation, log: Sequence[Event], actions: Sequence[Ac
         except SampleError:
             continue
         for i, action in enumerate(actions):
-            rows[i].append(play_on(games[i], view.seat, action, seed, POLICY))
+            rows[i].append(play_on(games[i], view.seat, action, seed, POLICY, None, depth))
     if not rows[0]:
         raise SampleError(f"no sample of the hidden tiles agrees with seat {view.seat}'s view")
     return Values(tuple(actions), tuple(tuple(r) for r in rows))
