@@ -91,7 +91,8 @@ def _line(d: Decision) -> str:
     values = "  ".join(f"{o.action} {o.value:+.2f}" for o in d.options)
     loss = f"  loss {d.loss:.2f} ± {d.se:.2f}" if d.loss else ""
     master = "" if d.agreed else f"  (master: {d.master})"
-    return f"  {mark} step {d.step:3d} {d.phase:8s} {d.chosen!s:18s}{master}{loss}\n        {values}"
+    head = f"  {mark} step {d.step:3d} {d.phase:8s} {d.chosen!s:18s}{master}{loss}"
+    return f"{head.rstrip()}\n        {values}"
 
 
 def text_of(review: Review) -> list[str]:
