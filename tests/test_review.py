@@ -7,6 +7,7 @@ with few samples, to keep the time down.
 
 from __future__ import annotations
 
+import io
 import json
 import random
 from collections.abc import Sequence
@@ -18,6 +19,7 @@ import pytest
 import sichuan_mahjong as sm
 from sichuan_mahjong.agents.base import Agent, make_agent
 from sichuan_mahjong.cli import main
+from sichuan_mahjong.cli.review import _Bar
 from sichuan_mahjong.game.actions import Action, ActionKind
 from sichuan_mahjong.game.events import Event
 from sichuan_mahjong.game.view import Observation
@@ -180,7 +182,8 @@ def test_json_is_the_documented_shape_and_jobs_change_nothing(
     match_file: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert main(["review", str(match_file), "--seat", "2", "--samples", "2", "--json"]) == 0
-    one = capsys.readouterr().out
+    one, err = capsys.readouterr()
+    assert err == ""  # no progress bar off a terminal
     assert main(["review", str(match_file), "--seat", "2", "--samples", "2", "--json", "--jobs", "2"]) == 0
     assert capsys.readouterr().out == one
     data = json.loads(one)
@@ -218,6 +221,15 @@ def test_bad_input_is_one_line_and_status_2(
     err = capsys.readouterr().err
     assert err.startswith("scmj review: error: ") and message in err and "Traceback" not in err
     assert err.count("\n") == 1
+
+
+def test_the_progress_bar_counts_decisions() -> None:
+    out = io.StringIO()
+    bar = _Bar(out)
+    bar(3, 12)
+    assert out.getvalue().startswith("\r[#######-") and "3/12 decisions" in out.getvalue()
+    bar.close()
+    assert out.getvalue().endswith("\r")
 
 
 def test_the_library_refuses_a_bad_seat() -> None:

@@ -12,8 +12,6 @@ discards of a 14-tile hand are plainly worse), so:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from sichuan_mahjong.agents.efficient import _centrality
 from sichuan_mahjong.agents.hand import read_view
 from sichuan_mahjong.agents.master import MasterAgent
@@ -67,8 +65,3 @@ def _exchanges(view: Observation) -> list[Action]:
         if suit not in best or key < best[suit][0]:
             best[suit] = (key, a)
     return [a for _, a in sorted(best.values(), key=lambda kv: kv[0])]
-
-
-def forced(legal: Sequence[Action]) -> bool:
-    """One answer only: nothing to review."""
-    return len(legal) == 1
