@@ -24,7 +24,7 @@ from sichuan_mahjong.game.actions import Action, ActionKind
 from sichuan_mahjong.game.events import Event
 from sichuan_mahjong.game.view import Observation
 from sichuan_mahjong.record import replay_steps, save_hand, save_match
-from sichuan_mahjong.review import ReviewError, decision_points, review_games
+from sichuan_mahjong.review import ReviewError, decision_points, review_decision, review_games
 from sichuan_mahjong.review.value import setup_sample
 
 
@@ -161,6 +161,23 @@ def test_pre_play_samples_agree_with_the_view() -> None:
             assert (mine.phase, mine.legal, mine.exchanged) == (view.phase, view.legal, view.exchanged)
         seen += 1
     assert seen == 2
+
+
+def test_a_declaration_after_the_deal_is_sampled_and_valued() -> None:
+    """报叫 after the deal (seed rules: no exchange, no void): seat 1 is dealt a ready hand and asked."""
+    hands = [
+        "1s2s3s4s5s6s7s8s9s1s2s3s4s5s",
+        "1m2m3m4m5m6m7m8m9m1p2p3p5p",
+        "1m2m3m4m5m6m7m8m9m4p6p7p8p",
+        "9p9p9p8p7p6s7s8s9s6s7s8s9s",
+    ]
+    game = sm.Game.setup(sm.Rules.preset("seed"), hands, dealer=0, seed=1)
+    view, log = game.view(1), game.events_for(1)
+    assert view.phase == "declare"
+    sample = setup_sample(view, log, random.Random(1))
+    assert sorted(sample.view(1).tiles) == sorted(view.tiles) and sample.view(1).legal == view.legal
+    decision = review_decision(view, log, Action.parse("pass"), hand=0, step=len(log), samples=3)
+    assert {str(o.action) for o in decision.options} == {"declare_ready", "pass"}
 
 
 # ------------------------------------------------------------------------------------------------ command
