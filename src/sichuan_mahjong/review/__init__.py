@@ -232,7 +232,7 @@ def _review_hand(game: Game, seat: int, hand: int, samples: int, tick: Callable[
     for view, log, chosen in decision_points(game, seat):
         try:
             out.append(review_decision(view, log, chosen, hand=hand, step=len(log), samples=samples))
-        except SampleError as exc:  # pragma: no cover - a view no position agrees with: skipped, said why
+        except SampleError as exc:  # pragma: no cover - a view no position agrees with: the engine never makes one
             raise ReviewError(f"hand {hand + 1}: {exc}") from None
         if tick is not None:
             tick()
