@@ -193,8 +193,13 @@ def test_a_long_bloody_hand_fits_the_screen_at_every_step(new_page: NewPage, siz
     tile = page.locator(".seat-bottom .tile.mine").first.bounding_box()
     checked, longest, wall = play_hand_checked(page, size, lang)
     # The 结算 that ends it: its button on to the next hand is on the screen without scrolling.
-    button = page.locator("[data-role=settlement] [data-act=close-panel]").bounding_box()
-    assert button is not None
+    button = None
+    for _ in range(5):  # a redraw (a bubble fading) may replace the panel just as it is measured
+        button = page.locator("[data-role=settlement] [data-act=close-panel]").bounding_box()
+        if button is not None:
+            break
+        page.wait_for_timeout(100)
+    assert button is not None, "no 结算 button to go on"
     assert button["y"] >= 0 and button["y"] + button["height"] <= viewport["height"], (size, button)
     shot(page, f"settlement-{size}-{lang}")
     own = f"{tile['width']:.1f}x{tile['height']:.1f}" if tile else "?"

@@ -58,7 +58,8 @@ class ServerOptions:
     stand-in bot plays it until it is back; ``bot_delay``: a bot's pause before answering, so people can follow;
     ``pause``: between hands (cut short when every connected person sends ``next``); ``idle``: an untouched
     room without connections expires; ``full_gc``: between full garbage collections (server/gcpolicy.py; 0, the
-    library's default: Python's own policy; ``scmj serve`` uses 300)."""
+    library's default: Python's own policy; ``scmj serve`` uses 300); ``wal_max``: the database's WAL ceiling in
+    bytes (server/store.py)."""
 
     hold: float = 30.0
     bot_delay: float = 0.6
@@ -66,6 +67,9 @@ class ServerOptions:
     idle: float = 3600.0
     records: Path | None = None
     full_gc: float = 0.0
+    wal_max: int = 32 << 20
+    #: Modules whose ``module:factory`` bots a room may seat (``scmj serve --allow-bot MODULE``); none by default.
+    allowed_bots: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
