@@ -112,6 +112,18 @@ MEASURE = """() => {
       }
     }
   }
+  // The top bar's buttons and words each whole, on one line, side by side (not squeezed into one another).
+  const bar = [...document.querySelectorAll('.table .topbar > *')].filter(shown).map(box);
+  for (const b of bar) {
+    const el = b.el;
+    if (el.scrollWidth > el.clientWidth + 1) problems.push(`the top bar squeezes ${name(b)} (${el.scrollWidth} px)`);
+    if (b.r > W + 1) problems.push(`the top bar's ${name(b)} is off the screen`);
+  }
+  const line = Math.min(...bar.filter((b) => b.el.tagName === 'BUTTON').map((b) => b.h));
+  for (const b of bar) if (b.el.tagName === 'BUTTON' && b.h > line + 4) problems.push(`the top bar wraps ${name(b)}`);
+  for (let i = 1; i < bar.length; i++) {
+    if (overlap(bar[i - 1], bar[i])) problems.push(`the top bar overlaps ${name(bar[i])}`);
+  }
   const docW = document.documentElement.scrollWidth, docH = document.documentElement.scrollHeight;
   if (docW > W + 1 || docH > H + 1) problems.push(`the page scrolls: ${docW}x${docH} on ${W}x${H}`);
   const mine = all('.table .seat-bottom .tile.mine').map((b) => b.h);
