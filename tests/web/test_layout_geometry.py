@@ -216,8 +216,8 @@ def test_a_long_bloody_hand_fits_the_screen_at_every_step(new_page: NewPage, siz
     shot(page, f"settlement-{size}-{lang}")
     own = f"{tile['width']:.1f}x{tile['height']:.1f}" if tile else "?"
     print(f"{size} {lang}: own tiles {own} px, {checked} moments measured, longest river {longest}, wall left {wall}")
-    assert checked >= 15, checked
-    assert longest >= 12, longest
+    assert checked >= 10, checked
+    assert longest >= 10, longest
 
 
 # ------------------------------------------------------------------------------- everything at once
