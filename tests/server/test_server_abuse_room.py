@@ -11,6 +11,7 @@ import json
 import random
 import socket
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -19,8 +20,9 @@ import pytest
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from sichuan_mahjong.game import Observation
+from sichuan_mahjong.game import Game, Observation
 from sichuan_mahjong.server import room as room_module
+from sichuan_mahjong.server.botpool import BotPool
 from sichuan_mahjong.server.lobby import Lobby
 from sichuan_mahjong.server.room import PAUSE_PHASES, Room, ServerOptions
 from sichuan_mahjong.server.store import Store
@@ -284,3 +286,65 @@ def test_a_reconnect_loop_on_a_spectator_token_cannot_flood_a_slow_player(tmp_pa
             await player.close()
 
         asyncio.run(go())
+
+
+def test_the_bot_pool_serves_rooms_in_turn_and_a_persons_table_first() -> None:
+    game = Game(seed=2)
+    s, legal = next(iter(game.to_act().items()))
+    view = game.view(s)
+
+    async def go() -> list[str]:
+        pool = BotPool(ThreadPoolExecutor(1), workers=1)
+        order: list[str] = []
+        finished = asyncio.Event()
+
+        def job(name: str, playing: bool) -> None:
+            def done(answer: object) -> None:
+                assert not isinstance(answer, BaseException)
+                order.append(name)
+                if len(order) == 6:
+                    finished.set()
+
+            pool.submit(name[0], 1, "random", 1, view, legal, lambda: name != "A4", done, playing=playing)
+
+        for name in ("A1", "A2", "A3", "A4", "B1"):  # A1 starts at once; A4 is stale by its turn
+            job(name, playing=False)
+        job("P1", playing=True)
+        job("C1", playing=False)
+        assert pool.busy == 1 and pool.queued == 6
+        await asyncio.wait_for(finished.wait(), 10)
+        assert pool.dropped == 1 and pool.busy == 0 and pool.queued == 0
+        return order
+
+    assert asyncio.run(go()) == ["A1", "P1", "A2", "B1", "C1", "A3"]
+
+
+def test_bot_workers_exit_when_the_server_is_killed(tmp_path: Path) -> None:
+    server = Server(tmp_path / "db.sqlite").start()
+    try:
+        room = server.room(hands=1, bots=BOTS)
+        assert server.proc is not None
+
+        async def go() -> None:
+            peer = await server.connect(room["room"], room["token"])
+            await peer.until(lambda m: m["type"] == "view" and bool(m["legal"]))
+            await peer.close()
+
+        asyncio.run(go())  # the bots have thought: the worker is up
+        pid = server.proc.pid
+        family = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+        assert family, "no bot worker process"
+        server.kill()
+        deadline = time.monotonic() + 10
+        while any(Path(f"/proc/{p}").exists() and "zombie" not in status(p) for p in family):
+            assert time.monotonic() < deadline, "a bot worker outlived the server"
+            time.sleep(0.1)
+    finally:
+        server.stop()
+
+
+def status(pid: str) -> str:
+    try:
+        return next(line for line in Path(f"/proc/{pid}/status").read_text().splitlines() if line.startswith("State"))
+    except (FileNotFoundError, StopIteration):
+        return "zombie"

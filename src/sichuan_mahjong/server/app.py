@@ -25,6 +25,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from sichuan_mahjong.rules import PRESETS
+from sichuan_mahjong.server.botpool import pool_for
 from sichuan_mahjong.server.gcpolicy import FullCollections, scheduled_full_collections
 from sichuan_mahjong.server.lobby import Lobby, RequestError
 from sichuan_mahjong.server.room import Room, ServerOptions
@@ -216,6 +217,7 @@ def create_app(db: str | Path, options: ServerOptions | None = None, limits: Lim
             "connections": sum(r.connections for r in rooms.values()),
             "handle": timings.summary(),
             "gc": collections[-1].summary() if collections else {},
+            "bots": pool_for(options.bot_workers, options.bot_processes).summary(),
         }
         if request.query_params.get("reset"):
             timings.durations.clear()

@@ -5,7 +5,11 @@ thread, a flood of bot rooms would take the machine (and, through the GIL, the e
 person's table). So all rooms share one :class:`BotPool`: ``workers`` thinkers at most (worker processes by
 default under ``scmj serve``, so the bots never hold the event loop's GIL; threads in-process, the library's
 default), fed round-robin from one queue per room, so a room with three bots waiting gets no more turns than a
-room with one. A job still queued when its room moved on (or closed) is dropped without thinking.
+room with one. A job still queued when its room moved on (or closed) is dropped without thinking. Rooms where a
+person is playing (connected, not on 托管) come first: a flood of rooms that only bots play (their people on
+托管) then slows those rooms, never a person's table.
+
+The workers watch the server process: when it is gone (even ``kill -9``), they exit.
 
 The bots live in the worker that runs them (a bounded cache by room and seat), so the event loop only sends a
 seat's view and legal answers (a few hundred bytes pickled) and gets an :class:`~sichuan_mahjong.game.Action`
@@ -17,6 +21,9 @@ from __future__ import annotations
 import asyncio
 import functools
 import multiprocessing
+import os
+import threading
+import time
 import weakref
 from collections import OrderedDict, deque
 from collections.abc import Callable, Sequence
@@ -68,11 +75,12 @@ class BotPool:
         self.busy = 0
         self.thought = 0
         self.dropped = 0
-        self._queues: OrderedDict[str, deque[_Job]] = OrderedDict()
+        self._queues: OrderedDict[str, deque[_Job]] = OrderedDict()  # rooms where a person plays: first
+        self._later: OrderedDict[str, deque[_Job]] = OrderedDict()  # rooms only bots play
 
     @property
     def queued(self) -> int:
-        return sum(len(q) for q in self._queues.values())
+        return sum(len(q) for q in self._queues.values()) + sum(len(q) for q in self._later.values())
 
     def submit(
         self,
@@ -84,20 +92,25 @@ class BotPool:
         legal: Sequence[Action],
         due: Callable[[], bool],
         done: Callable[[Action | BaseException], None],
+        *,
+        playing: bool = True,
     ) -> None:
-        """Queue one bot's decision; ``done`` gets its answer (or exception) unless ``due()`` is false by then."""
-        self._queues.setdefault(room, deque()).append(_Job((room, seat), tier, seed, view, legal, due, done))
+        """Queue one bot's decision; ``done`` gets its answer (or exception) unless ``due()`` is false by then.
+        ``playing``: a person plays in this room (not on 托管); such rooms are served first."""
+        queues = self._queues if playing else self._later
+        queues.setdefault(room, deque()).append(_Job((room, seat), tier, seed, view, legal, due, done))
         self._pump()
 
     def _next(self) -> _Job | None:
-        while self._queues:
-            room, queue = self._queues.popitem(last=False)
-            job = queue.popleft()
-            if queue:
-                self._queues[room] = queue  # back of the line
-            if job.due():
-                return job
-            self.dropped += 1
+        for queues in (self._queues, self._later):
+            while queues:
+                room, queue = queues.popitem(last=False)
+                job = queue.popleft()
+                if queue:
+                    queues[room] = queue  # back of the line
+                if job.due():
+                    return job
+                self.dropped += 1
         return None
 
     def _pump(self) -> None:
@@ -135,6 +148,18 @@ class BotPool:
         }
 
 
+def _watch_parent(parent: int) -> None:
+    """In a worker process: exit as soon as the server process is gone (a worker holds both ends of its
+    queue's pipe, so it would never notice otherwise)."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
 _executors: dict[tuple[int, bool], Executor] = {}
 _pools: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[tuple[int, bool], BotPool]] = (
     weakref.WeakKeyDictionary()
@@ -147,7 +172,9 @@ def _executor(workers: int, processes: bool) -> Executor:
     if executor is None:
         if processes:  # spawn: a fork of a process running an event loop and threads is not safe
             context = multiprocessing.get_context("spawn")
-            executor = ProcessPoolExecutor(workers, mp_context=context)
+            executor = ProcessPoolExecutor(
+                workers, mp_context=context, initializer=_watch_parent, initargs=(os.getpid(),)
+            )
         else:
             executor = ThreadPoolExecutor(workers, thread_name_prefix="bots")
         _executors[key] = executor

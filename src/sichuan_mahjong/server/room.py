@@ -411,6 +411,7 @@ class Room(Delivery):
             legal,
             lambda: self._bot_due(s, seq),
             lambda answer: self.guard(self._bot_answered, s, seq, view, legal, answer),
+            playing=any(p.person and p.conn is not None and not p.botted for p in self._seats()),
         )
 
     def _bot_answered(
