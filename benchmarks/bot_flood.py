@@ -53,17 +53,31 @@ def children(pid: int) -> list[int]:
     return [int(p) for p in path.read_text().split()] if path.exists() else []
 
 
-async def person(ws: ClientConnection, seconds: float) -> list[float]:
-    """Play seat 0 for ``seconds``; each act's time to the first message that answers it."""
+async def pinger(ws: ClientConnection, pings: list[float]) -> None:
+    while True:
+        await asyncio.sleep(0.05)
+        pings.append(time.perf_counter())
+        await ws.send('{"type":"ping"}')
+
+
+async def person(ws: ClientConnection, seconds: float) -> tuple[list[float], list[float]]:
+    """Play seat 0 for ``seconds``, pinging every 50 ms: each act's time to the first message that answers it,
+    and each ping's to its pong."""
     trips: list[float] = []
+    pongs: list[float] = []
+    pings: list[float] = []
     sent: float | None = None
     deadline = time.monotonic() + seconds
+    ping = asyncio.create_task(pinger(ws, pings))
     while time.monotonic() < deadline:
         try:
             raw = await asyncio.wait_for(ws.recv(), max(0.01, deadline - time.monotonic()))
         except TimeoutError:
             break
         m: dict[str, Any] = json.loads(raw)
+        if m["type"] == "pong" and pings:
+            pongs.append(time.perf_counter() - pings.pop(0))
+            continue
         if sent is not None and m["type"] in ("view", "answered", "error"):
             trips.append(time.perf_counter() - sent)
             sent = None
@@ -76,7 +90,16 @@ async def person(ws: ClientConnection, seconds: float) -> list[float]:
             await ws.send('{"type":"next"}')
         elif m["type"] == "match_over":
             break
-    return trips
+    ping.cancel()
+    return trips, pongs
+
+
+def quantiles(xs: list[float]) -> str:
+    if not xs:
+        return "none"
+    xs = sorted(xs)
+    p50, p99 = xs[len(xs) // 2], xs[min(len(xs) - 1, int(0.99 * len(xs)))]
+    return f"n {len(xs):4d} p50 {p50 * 1e3:6.1f} p99 {p99 * 1e3:6.1f} max {xs[-1] * 1e3:6.1f} ms"
 
 
 async def drain(ws: ClientConnection) -> None:
@@ -89,19 +112,15 @@ async def phase(http: httpx.AsyncClient, port: int, pid: int, seconds: float, la
     ws = await connect(f"ws://{HOST}:{port}/ws/{room['room']}?token={room['token']}", max_size=2**20)
     pids = [pid, *children(pid)]
     cpu0, t0 = sum(cpu_seconds(p) for p in pids), time.perf_counter()
-    trips = sorted(await person(ws, seconds))
+    trips, pongs = await person(ws, seconds)
     wall = time.perf_counter() - t0
+    pids = [pid, *children(pid)]
     cpu = (sum(cpu_seconds(p) for p in pids) - cpu0) / wall * 100
     await ws.close()
     bots = (await http.get("/healthz")).json().get("bots", {})
-    if not trips:
-        print(f"{label:>14}: no round trips")
-        return
-    p50, p99 = trips[len(trips) // 2], trips[min(len(trips) - 1, int(0.99 * len(trips)))]
     print(
-        f"{label:>14}: n {len(trips):4d}  p50 {p50 * 1e3:6.1f} ms  p99 {p99 * 1e3:6.1f} ms"
-        f"  max {trips[-1] * 1e3:6.1f} ms  server CPU {cpu:4.0f}% (with its bot workers)"
-        f"  server MB {rss_mb(pid):4.0f}  bots {bots}",
+        f"{label}:\n  act -> answer: {quantiles(trips)}\n  ping -> pong:  {quantiles(pongs)}\n"
+        f"  server CPU {cpu:.0f}% (with its bot workers), server MB {rss_mb(pid):.0f}, bots {bots}",
         flush=True,
     )
 

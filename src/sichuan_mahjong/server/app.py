@@ -25,6 +25,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from sichuan_mahjong.rules import PRESETS
+from sichuan_mahjong.server import botpool
 from sichuan_mahjong.server.botpool import pool_for
 from sichuan_mahjong.server.gcpolicy import FullCollections, scheduled_full_collections
 from sichuan_mahjong.server.lobby import Lobby, RequestError
@@ -203,6 +204,7 @@ def create_app(db: str | Path, options: ServerOptions | None = None, limits: Lim
                 yield
         finally:
             sweeper.cancel()
+            botpool.shutdown()
             store.close()
 
     async def presets(request: Request) -> Response:

@@ -34,7 +34,7 @@ from typing import Final
 from sichuan_mahjong.agents import Agent, make_agent
 from sichuan_mahjong.game import Action, ActionKind, Observation
 
-__all__ = ["BotPool", "passive_answer", "pool_for", "safe_answer", "think"]
+__all__ = ["BotPool", "passive_answer", "pool_for", "safe_answer", "shutdown", "think"]
 
 #: Bots a worker keeps (room, seat) between moves; the oldest go first (a bot keeps only its random state).
 MAX_AGENTS: Final = 4096
@@ -179,6 +179,13 @@ def _executor(workers: int, processes: bool) -> Executor:
             executor = ThreadPoolExecutor(workers, thread_name_prefix="bots")
         _executors[key] = executor
     return executor
+
+
+def shutdown() -> None:
+    """Stop every worker (the server is stopping); a later :func:`pool_for` starts new ones."""
+    for executor in _executors.values():
+        executor.shutdown(wait=True, cancel_futures=True)
+    _executors.clear()
 
 
 def pool_for(workers: int, processes: bool) -> BotPool:
