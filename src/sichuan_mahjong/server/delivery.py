@@ -133,6 +133,7 @@ class Delivery:
         # An older view (a seat shown nothing while others decide) or a decision already answered asks nothing.
         asked = shown.seq == self.seq and conn.seat is not None and conn.seat not in self.answers
         legal = shown.view.legal if asked else ()
+        conn.room = room
         conn.client.send(view_message_text(shown.number, own, shared, legal, events, room, shown.hints))
 
     def _hints(self, view: Observation) -> str:
@@ -157,9 +158,15 @@ class Delivery:
 
     def _flush_room(self) -> None:
         self._notice = None
-        message = dumps({"type": "room", "room": self.room_json()})
+        room = dumps(self.room_json())
         for conn in self._conns():
-            conn.client.send(message)
+            if conn.room != room:  # not for one that has this room already (in its view, on connecting)
+                self._room_to(conn, room)
+
+    @staticmethod
+    def _room_to(conn: Conn, room: str) -> None:
+        conn.room = room
+        conn.client.send(f'{{"type":"room","room":{room}}}')
 
     # ---------------------------------------------------------------------------------------- refusals
     def _stale(self, conn: Conn, seq: int | None) -> bool:

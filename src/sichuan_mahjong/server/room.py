@@ -488,12 +488,12 @@ class Room(Delivery):
         shown = self._shown(conn)
         room = self.room_json(current=shown is not None and shown.seq == self.seq)
         if game is None or self.match is None:
-            client.send({"type": "room", "room": room})
+            self._room_to(conn, dumps(room))
             return
         if shown is not None:
             self._view_to(conn, shown, dumps(room))
         else:  # shown nothing yet (a 报叫 at the deal is being decided): the room says the match began
-            client.send({"type": "room", "room": room})
+            self._room_to(conn, dumps(room))
         if game.is_over:
             client.send(hand_over_message(game, self.match.hand_index + 1, room))
             if self.match.is_over:

@@ -154,6 +154,7 @@ class Conn:
     seat: int | None
     hand: int = -1
     cursor: int = 0
+    room: str | None = None  # the room object (JSON text) it was last sent
 
 
 @dataclass(slots=True)
