@@ -20,6 +20,7 @@ import pytest
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
+from sichuan_mahjong.agents.efficient import EfficientAgent
 from sichuan_mahjong.game import Game, Observation
 from sichuan_mahjong.server import room as room_module
 from sichuan_mahjong.server.botpool import BotPool
@@ -349,3 +350,29 @@ def status(pid: str) -> str:
         return next(line for line in Path(f"/proc/{pid}/status").read_text().splitlines() if line.startswith("State"))
     except (FileNotFoundError, StopIteration):
         return "zombie"
+
+
+def test_a_bot_that_raises_plays_a_safe_answer_and_the_room_plays_on(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    def broken(self: object, view: Observation, legal: object) -> None:
+        raise TooManyCopiesError("5 copies of 3m")
+
+    monkeypatch.setattr(EfficientAgent, "act", broken)
+
+    async def go() -> None:
+        lobby = Lobby(Store(":memory:"), OPTIONS)
+        room, _ = lobby.create({"hands": 1, "bots": {"1": "efficient", "2": "expert", "3": "expert"}})
+        inbox = Inbox()
+        conn = room.attach(inbox, 0)
+        rng = random.Random(4)
+        deadline = time.monotonic() + 60
+        while room.match is not None and not room.match.is_over and room.closed is None:
+            assert time.monotonic() < deadline
+            answer(room, inbox, conn, rng)
+            await asyncio.sleep(0.002)
+        assert room.closed is None and inbox.closed is None
+        assert any(m["type"] == "match_over" for m in inbox.seen)
+        assert any("bot of seat 1 failed" in r.getMessage() for r in caplog.records)
+
+    asyncio.run(go())
