@@ -216,6 +216,12 @@ def test_serve_refuses_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None
     assert "--port must be 1..65535" in capsys.readouterr().err
     assert main(["serve", "--full-gc", "-5"]) == 2
     assert "--full-gc cannot be negative, got -5" in capsys.readouterr().err
+    assert main(["serve", "--bot-workers", "0"]) == 2
+    assert "--bot-workers must be at least 1, got 0" in capsys.readouterr().err
+    assert main(["serve", "--outbox", "0"]) == 2
+    assert "--outbox must be at least 1, got 0" in capsys.readouterr().err
+    assert main(["serve", "--room-interval", "-1"]) == 2
+    assert "--room-interval cannot be negative" in capsys.readouterr().err
 
 
 def deal_ready(monkeypatch: pytest.MonkeyPatch, ready: int) -> None:
