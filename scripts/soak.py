@@ -269,6 +269,7 @@ class Shadow:
     def _win(self, s: int, d: dict[str, Any] | Any) -> None:
         t = TILE_OF[d["tile"]]
         src = d["from_seat"]
+        shared = False
         if not self.active[s]:
             raise SoakError(f"seat {s} wins again after leaving the hand")
         if src is not None:
@@ -280,9 +281,10 @@ class Shadow:
                 self.taken, self.takers = (src, t), 0
             if self.takers:
                 self.extra[t] += 1  # one discard (or robbed kong) wins several: each winner holds a copy
+                shared = True  # ... and the view marks the later wins as the same tile
             self.takers += 1
             self.hands[s][t] += 1
-        self.wins.append(WinView(s, _TILE[t], src, bool(d["robbed_kong"]), d["fan"]))
+        self.wins.append(WinView(s, _TILE[t], src, bool(d["robbed_kong"]), d["fan"], shared))
 
     def finish_win_group(self, rules: Rules) -> None:
         """After a step: winners of a bloody hand leave it."""

@@ -92,6 +92,7 @@ class SeatLog:
         self.exchanged: tuple[tuple[Tile, ...], tuple[Tile, ...]] | None = None
         self.over = False
         self._adding: tuple[int, int] | None = None  # (seat, tile) of an added kong that may still be robbed
+        self._won: tuple[int, int] | None = None  # (from_seat, tile) of the win just read, until another event
 
     # ------------------------------------------------------------------------------------------ reading
     def apply(self, event: Event) -> None:
@@ -110,6 +111,8 @@ class SeatLog:
         handler = _HANDLERS.get(kind)
         if handler is None:
             raise ValueError(f"an event of unknown type {kind!r}")
+        if kind not in ("win", "payment"):
+            self._won = None  # the wins on one discard come in a row, with only their payments between
         handler(self, event.seat, d)
 
     def _check_seen(self, event: Event) -> None:
@@ -301,7 +304,10 @@ class SeatLog:
         fan = d.get("fan")
         if isinstance(fan, bool) or not isinstance(fan, int):
             raise ValueError(f"a win's 'fan' must be an integer, got {fan!r}")
-        self.wins.append(WinView(seat, Tile(tile), from_seat, robbed, fan))
+        # 一炮多响: a win on the tile the win just before took from the same seat is the same tile.
+        shared = from_seat is not None and self._won == (from_seat, tile)
+        self._won = (from_seat, tile) if from_seat is not None else None
+        self.wins.append(WinView(seat, Tile(tile), from_seat, robbed, fan, shared))
         if self.rules.bloody:
             self.active[seat] = False
         self.pending = None

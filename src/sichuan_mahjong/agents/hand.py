@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sichuan_mahjong.game.view import Observation
+from sichuan_mahjong.game.view import Observation, visible_counts
 from sichuan_mahjong.hand import tables
 from sichuan_mahjong.hand.analysis import shanten_keys
 from sichuan_mahjong.hand.melds import Meld, MeldKind
@@ -174,16 +174,7 @@ def read_view(view: Observation) -> HandState:
     for m in own_melds:
         meld_suits |= 1 << (m.tile_index // 9)
         own[m.tile_index] += m.size
-    seen = [0] * NUM_KINDS
-    for s, river in enumerate(view.discards):
-        for tile in river:
-            seen[tile.index] += 1
-        if s != seat:
-            for m in view.melds[s]:
-                # A pung later made an added kong shows four; a robbed added-kong tile went to the winner.
-                seen[m.tile_index] += 4 if m.kind is not MeldKind.PUNG else 3
-    for w in view.wins:
-        seen[w.tile.index] += 1
+    seen = visible_counts(view)  # a tile won by several seats at once is one tile (一炮多响)
     unseen = [max(0, 4 - own[t] - seen[t]) for t in range(NUM_KINDS)]
     void = view.voids[seat]
     return HandState(counts, keys, own_melds, len(own_melds), meld_suits, -1 if void is None else void, unseen, seen)

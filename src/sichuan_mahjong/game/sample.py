@@ -49,7 +49,7 @@ from sichuan_mahjong.game.actions import ActionKind
 from sichuan_mahjong.game.deal import Deal
 from sichuan_mahjong.game.settlement import Ledger
 from sichuan_mahjong.game.state import Game
-from sichuan_mahjong.game.view import Observation, let_pass
+from sichuan_mahjong.game.view import Observation, let_pass, visible_counts
 from sichuan_mahjong.hand.analysis import shanten_keys
 from sichuan_mahjong.hand.melds import Meld, MeldKind
 from sichuan_mahjong.tiles import NUM_KINDS, POW5, Tile
@@ -79,23 +79,11 @@ class SampleError(ValueError):
 
 def unseen_pool(view: Observation) -> list[int]:
     """Copies of each kind the seat cannot account for: 4 - own (concealed, melds) - visible."""
-    seat = view.seat
-    used = [0] * NUM_KINDS
+    used = visible_counts(view)  # a tile won by several seats at once is one tile (一炮多响)
     for tile in view.tiles:
         used[tile.index] += 1
-    for s, melds in enumerate(view.melds):
-        for m in melds:
-            used[m.tile_index] += m.size
-        for tile in view.discards[s]:
-            used[tile.index] += 1
-    last: tuple[int, int | None] | None = None
-    for w in view.wins:
-        key = (w.tile.index, w.from_seat)
-        # One discard won by several seats (一炮多响) is one tile, though every winner's hand holds it; a
-        # tile this seat won on is among its own tiles already.
-        if w.seat != seat and not (w.from_seat is not None and key == last):
-            used[w.tile.index] += 1
-        last = key
+    for m in view.melds[view.seat]:
+        used[m.tile_index] += m.size
     out = []
     for t in range(NUM_KINDS):
         left = 4 - used[t]
@@ -475,7 +463,7 @@ def _build(view: Observation, hands: list[list[int]], kongs: list[list[Meld]], w
     game._declared = list(view.ready)
     game._active = list(view.active)
     game._win_views = tuple(view.wins)
-    game._groups = len(view.wins)
+    game._groups = sum(not w.shared for w in view.wins)
     game._ledger = Ledger()
     game._ledger.deltas = list(view.scores)
     game._exchanged = None

@@ -706,9 +706,11 @@ class Game:
         if payment is not None:
             self._emit("payment", -1, **payment.to_dict())
 
-    def _record_win(self, s: int, t: int, from_seat: int | None, robbed: bool, score: Score) -> None:
+    def _record_win(
+        self, s: int, t: int, from_seat: int | None, robbed: bool, score: Score, shared: bool = False
+    ) -> None:
         self._wins.append(WinRecord(s, t, from_seat, robbed, score, self._groups))
-        self._win_views += (WinView(s, _TILE[t], from_seat, robbed, score.fan),)
+        self._win_views += (WinView(s, _TILE[t], from_seat, robbed, score.fan, shared),)
         self._emit(
             "win",
             s,
@@ -730,10 +732,10 @@ class Game:
         kong_shot = 0 if robbing else self._shot_context[0]
         self._groups += 1  # R7: a win spoils no one's 地胡, so it is not counted in _melds_made
         reason = "R8.3 robbed kong 抢杠" if robbing else "R8.1 discard win 点炮"
-        for w in winners:
+        for i, w in enumerate(winners):
             score = self._claim_score(w, t, robbing)
             self._add(w, t)
-            self._record_win(w, t, d, robbing, score)
+            self._record_win(w, t, d, robbing, score, i > 0)  # 一炮多响: one tile, a copy in each winner's hand
             self._pay(d, w, self.base * score.multiplier, reason)
         kong = self._last_kong
         if kong_shot and self.rules.kong_shot_transfer and kong is not None and kong.seat == d and kong.income:

@@ -14,9 +14,18 @@ from sichuan_mahjong.game.actions import Action
 from sichuan_mahjong.game.events import Event
 from sichuan_mahjong.hand.melds import Meld, MeldKind
 from sichuan_mahjong.rules import Rules
-from sichuan_mahjong.tiles import Tile
+from sichuan_mahjong.tiles import NUM_KINDS, Tile
 
-__all__ = ["PHASES", "Observation", "WinView", "filter_event", "let_pass", "public_event", "public_view"]
+__all__ = [
+    "PHASES",
+    "Observation",
+    "WinView",
+    "filter_event",
+    "let_pass",
+    "public_event",
+    "public_view",
+    "visible_counts",
+]
 
 #: The phases of a hand, in order (docs/engine.md): 换三张, 定缺, 报叫 of the non-dealers, play, then over.
 #: ``claim`` is the moment after a discard, ``rob`` the moment after an added kong (抢杠).
@@ -25,13 +34,19 @@ PHASES = ("exchange", "void", "declare", "play", "claim", "rob", "over")
 
 @dataclass(frozen=True, slots=True)
 class WinView:
-    """A win everybody sees: who, on which tile, from whom (``None`` for a self-draw), and its fan."""
+    """A win everybody sees: who, on which tile, from whom (``None`` for a self-draw), and its fan.
+
+    ``shared`` marks a win on the tile the win before it took: the second (or third) winner of one discard or
+    robbed added kong (一炮多响). Every winner holds a copy in its hand, but it is one tile on the table: count it
+    once (:func:`visible_counts`).
+    """
 
     seat: int
     tile: Tile
     from_seat: int | None
     robbed_kong: bool
     fan: int
+    shared: bool = False
 
 
 class Observation(NamedTuple):
@@ -77,6 +92,43 @@ class Observation(NamedTuple):
     def tiles(self) -> tuple[Tile, ...]:
         """All concealed tiles including the drawn one."""
         return self.hand if self.drawn is None else (*self.hand, self.drawn)
+
+
+def visible_counts(view: Observation) -> list[int]:
+    """Copies of each kind (27 counts) the seat sees outside its own concealed tiles and melds: every river,
+    the other seats' pungs (3) and kongs (4; a concealed kong shows no tile), and each tile won by another seat,
+    once: one discard won by several seats (``WinView.shared``) is one tile, and a tile this seat won on is among
+    its own tiles already. With its own tiles and melds, never more than four of a kind; a spectator's view
+    (:func:`public_view`) counts every win.
+
+    The one count of what a seat can see: the bots' unseen tiles, the sampler's pool and the hints read it.
+
+    >>> from sichuan_mahjong import Game, Rules
+    >>> sum(visible_counts(Game(Rules.preset("seed"), seed=1).view(0)))
+    0
+    """
+    seat = view.seat
+    seen = [0] * NUM_KINDS
+    for s, river in enumerate(view.discards):
+        for tile in river:
+            seen[tile.index] += 1
+        if s != seat:
+            for m in view.melds[s]:
+                # A pung later made an added kong shows four; a robbed added-kong tile went to the winner.
+                seen[m.tile_index] += 3 if m.kind is MeldKind.PUNG else 4
+    wins = view.wins
+    n = len(wins)
+    i = 0
+    while i < n:  # a group: one win, and the wins that shared its tile
+        kind = wins[i].tile.index
+        mine = wins[i].seat == seat
+        i += 1
+        while i < n and wins[i].shared:
+            mine = mine or wins[i].seat == seat
+            i += 1
+        if not mine:
+            seen[kind] += 1
+    return seen
 
 
 _PRIVATE_TILE_EVENTS = frozenset({"draw", "concealed_kong"})

@@ -34,7 +34,7 @@ from typing import Final
 from sichuan_mahjong.agents import Agent, make_agent
 from sichuan_mahjong.game import Action, ActionKind, Observation
 
-__all__ = ["BotPool", "passive_answer", "pool_for", "safe_answer", "shutdown", "think"]
+__all__ = ["BotPool", "cached_agent", "passive_answer", "pool_for", "safe_answer", "shutdown", "think"]
 
 #: Bots a worker keeps (room, seat) between moves; the oldest go first (a bot keeps only its random state).
 MAX_AGENTS: Final = 4096
@@ -51,6 +51,11 @@ def think(key: tuple[str, int], tier: str, seed: int, view: Observation, legal: 
     else:
         _agents.move_to_end(key)
     return agent.act(view, legal)
+
+
+def cached_agent(room: str, seat: int) -> Agent | None:
+    """The bot this process keeps for a room's seat (the thread pool's; a worker process keeps its own)."""
+    return _agents.get((room, seat))
 
 
 @dataclass(slots=True)

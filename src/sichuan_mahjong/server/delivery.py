@@ -11,6 +11,7 @@ refusal's words) never raises into the room: its error becomes a missing hint or
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -20,6 +21,7 @@ from sichuan_mahjong.game.view import filter_event, public_event
 from sichuan_mahjong.match import Match
 from sichuan_mahjong.refusals import refusal
 from sichuan_mahjong.server.seats import Conn, RoomSettings, Seat, ServerOptions, Shown
+from sichuan_mahjong.server.turn_timer import Strikes
 from sichuan_mahjong.server.wire import dumps, error_message, hints_json, view_message_text
 
 __all__ = ["Delivery", "refusal_message"]
@@ -45,7 +47,9 @@ class Delivery:
     answers: dict[int, Action]
     closed: str | None
     _notice: asyncio.TimerHandle | None
+    _room_sent: float  # the event loop's time of the last room message (coalescing)
     _rules_json: dict[str, Any]
+    strikes: Strikes
 
     def guard(self, fn: Callable[..., _T], *args: Any) -> _T | None:
         raise NotImplementedError
@@ -104,6 +108,7 @@ class Delivery:
                     "connected": s.conn is not None,
                     "auto": s.auto or s.away,
                     "away": s.away,
+                    "timed_out": self.strikes.benched(s.index),
                 }
                 for s in self.seats
             ],
@@ -146,7 +151,8 @@ class Delivery:
 
     def _send_room(self) -> None:
         """Tell every connection the room changed: at most one ``room`` message per ``room_interval``, so a
-        flood of connects and disconnects cannot flood the others."""
+        flood of connects and disconnects cannot flood the others. The first change after a quiet interval goes
+        at once; the changes within an interval after it go together at its end, as the room is then."""
         if self._notice is not None or self.closed is not None:
             return
         try:
@@ -154,10 +160,16 @@ class Delivery:
         except RuntimeError:  # no event loop (a script driving the room by hand): at once
             self._flush_room()
             return
-        self._notice = loop.call_later(self.options.room_interval, self.guard, self._flush_room)
+        wait = self._room_sent + self.options.room_interval - loop.time()
+        if wait <= 0:
+            self._flush_room()
+        else:
+            self._notice = loop.call_later(wait, self.guard, self._flush_room)
 
     def _flush_room(self) -> None:
         self._notice = None
+        with contextlib.suppress(RuntimeError):
+            self._room_sent = asyncio.get_running_loop().time()
         room = dumps(self.room_json())
         for conn in self._conns():
             if conn.room != room:  # not for one that has this room already (in its view, on connecting)
@@ -189,7 +201,7 @@ def refusal_message(action: Action, view: Observation | None, legal: list[Action
     words = {}
     for i, lang in enumerate(("zh", "en")):
         try:  # the words only read the view: they never close the room
-            words[lang] = (refusal(action, view, lang, "compact") if view is not None else None) or fallback[i]
+            words[lang] = (refusal(action, view, lang, "words") if view is not None else None) or fallback[i]
         except Exception as exc:
             log.warning("refusal words for %s failed: %r", action, exc)
             words[lang] = fallback[i]

@@ -38,6 +38,8 @@ from sichuan_mahjong.match import Match
 from sichuan_mahjong.record import save_hand, save_match
 from sichuan_mahjong.server.botpool import passive_answer, pool_for, safe_answer
 from sichuan_mahjong.server.delivery import Delivery, refusal_message
+from sichuan_mahjong.server.phrases import Phrases, TooSoonError
+from sichuan_mahjong.server.recap import Recap
 from sichuan_mahjong.server.seats import (
     CLOSE_REPLACED,
     CLOSE_ROOM_FAILED,
@@ -51,6 +53,7 @@ from sichuan_mahjong.server.seats import (
     Shown,
 )
 from sichuan_mahjong.server.store import SeatRow, Store
+from sichuan_mahjong.server.turn_timer import Strikes
 from sichuan_mahjong.server.wire import (
     ClientMessage,
     dumps,
@@ -105,7 +108,11 @@ class Room(Delivery):
         self._handles: list[asyncio.TimerHandle] = []
         self._next_hand: asyncio.TimerHandle | None = None
         self._notice: asyncio.TimerHandle | None = None
+        self._room_sent = float("-inf")
         self._rules_json = settings.rules.to_dict()
+        self.phrases = Phrases()  # quick phrases: one per seat every 2 s (server/phrases.py)
+        self.strikes = Strikes()  # two timeouts in a row: 托管 (server/turn_timer.py)
+        self.recap = Recap()  # the last 结算, for a seat that was away (server/recap.py)
 
     # ------------------------------------------------------------------------------------------ guarding
     def guard(self, fn: Callable[..., _T], *args: Any) -> _T | None:
@@ -322,6 +329,7 @@ class Room(Delivery):
         message = hand_over_message(game, self.match.hand_index + 1, room)
         for conn in self._conns():
             conn.client.send(message)
+        self.recap.sent(message, (s.index for s in self._seats() if s.conn is not None))
         records = self.options.records
         if records is not None:  # each hand once, then the whole match once: linear in the match's length
             records.mkdir(parents=True, exist_ok=True)
@@ -441,6 +449,8 @@ class Room(Delivery):
                 except Exception as exc:
                     log.warning("room %s: the stand-in for seat %d failed: %r", self.code, s, exc)
                     pick = safe_answer(view, legal)
+            if not self._seat(s).botted and self.strikes.ran_out(s):
+                self._auto(self._seat(s), True)  # the second timeout in a row: 托管 until the person taps again
             self._submit(s, pick)
 
     def _start_hold(self, seat: Seat) -> None:
@@ -483,22 +493,28 @@ class Room(Delivery):
             seat.away = False
         role = "spectator" if conn.seat is None else "player"
         client.send({"type": "hello", "room": self.code, "seat": conn.seat, "role": role})
-        self._send_room()  # the others hear of it, coalesced
         game = self.game
         shown = self._shown(conn)
         room = self.room_json(current=shown is not None and shown.seq == self.seq)
         if game is None or self.match is None:
             self._room_to(conn, dumps(room))
+            self._send_room()  # the others hear of it, coalesced
             return
         if shown is not None:
             self._view_to(conn, shown, dumps(room))
         else:  # shown nothing yet (a 报叫 at the deal is being decided): the room says the match began
             self._room_to(conn, dumps(room))
+        self._send_room()  # the others hear of it, coalesced (this one has the room already)
         if game.is_over:
             client.send(hand_over_message(game, self.match.hand_index + 1, room))
+            if conn.seat is not None:
+                self.recap.told.add(conn.seat)
             if self.match.is_over:
                 client.send({"type": "match_over", "totals": self.match.totals, "room": room})
         else:
+            missed = None if conn.seat is None else self.recap.missed(conn.seat)
+            if missed is not None:  # the bot finished the last hand while this seat was away
+                client.send(missed)
             self._schedule()
 
     def detach(self, conn: Conn) -> None:
@@ -538,6 +554,9 @@ class Room(Delivery):
             client.send(error_message("spectator", "a spectator cannot act"))
             return
         seat = self._seat(conn.seat)
+        if kind == "say":
+            self._say(conn, seat, str(message.phrase))
+            return
         game = self.game
         if game is None or self.match is None:
             client.send(error_message("not_started", "the match starts when all four seats are taken"))
@@ -555,7 +574,19 @@ class Room(Delivery):
         elif kind == "act":
             self._act(conn, seat, message)
 
+    def _say(self, conn: Conn, seat: Seat, phrase: str) -> None:
+        """A quick phrase: every connection of the room (spectators too) hears which seat said which."""
+        try:
+            said = self.phrases.say(seat.index, phrase)
+        except TooSoonError as exc:
+            conn.client.send(error_message("too_soon", str(exc)))
+            return
+        for other in self._conns():
+            other.client.send(said)
+
     def _auto(self, seat: Seat, on: bool) -> None:
+        if not on and self.strikes.back(seat.index) and not seat.auto:
+            self._send_room()  # 托管 for timeouts ends (the flag shows in the room) though auto was already off
         if seat.auto != on:
             seat.auto = on
             self.store.set_auto(self.code, seat.index, on)
@@ -571,7 +602,7 @@ class Room(Delivery):
             conn.client.send(error_message("nothing_to_advise", "there is no decision of yours to advise on now"))
             return
         try:
-            advice = advise_view(shown.view).to_dict()
+            advice = advise_view(shown.view, style="words").to_dict()
         except NothingToAdviseError as exc:
             conn.client.send(error_message("nothing_to_advise", str(exc)))
             return
@@ -600,4 +631,6 @@ class Room(Delivery):
         if seat.away:
             seat.away = False
             self._send_room()
+        if self.strikes.back(seat.index):  # a tap of one's own ends 托管 for timeouts
+            self._auto(seat, False)
         self._submit(seat.index, legal[legal.index(action)])

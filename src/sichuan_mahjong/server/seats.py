@@ -61,7 +61,8 @@ class ServerOptions:
     (server/gcpolicy.py; 0, the library's default: Python's own policy; ``scmj serve`` uses 300);
     ``room_interval``: at most one ``room`` message per room this often (connects and disconnects coalesced);
     ``bot_workers``: bots thinking at once in the whole server (server/botpool.py), in worker processes when
-    ``bot_processes`` (``scmj serve``'s default), else threads."""
+    ``bot_processes`` (``scmj serve``'s default), else threads; ``wal_max``: the database's WAL ceiling in
+    bytes (server/store.py)."""
 
     hold: float = 30.0
     bot_delay: float = 0.6
@@ -73,6 +74,9 @@ class ServerOptions:
     room_interval: float = 0.25
     bot_workers: int = 1
     bot_processes: bool = False
+    wal_max: int = 32 << 20
+    #: Modules whose ``module:factory`` bots a room may seat (``scmj serve --allow-bot MODULE``); none by default.
+    allowed_bots: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

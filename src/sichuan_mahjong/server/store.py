@@ -3,16 +3,30 @@
 A room is its settings (rules, hands, match seed, timer), its seats (name, token, bot tier, 托管) and the answers
 accepted so far in order; the match is rebuilt from these by replay (``Match``/``Game`` are deterministic), so
 nothing else is stored. Each write is one small transaction committed before the server sends its effects;
-with WAL and ``synchronous=NORMAL`` a committed write survives the process being killed (not a power cut).
+with WAL and ``synchronous=NORMAL`` a committed write survives the process being killed; a power cut or an
+operating-system crash may lose the writes since the last checkpoint (about a second), never the database.
 
 A commit then only appends to the WAL file; the checkpoints that copy it into the database and call fsync run
 in a background thread on their own connection (:meth:`Store.start_checkpoints`), never on the event loop:
-an automatic checkpoint inside a commit stalled the loop for up to a quarter of a second on a busy disk.
+an automatic checkpoint inside a commit stalled the loop for up to a quarter of a second on a busy disk. The
+thread keeps the WAL small: a passive checkpoint each second (writers go on) and a TRUNCATE checkpoint once
+nothing was written for a second (the file back to 0 bytes). A passive checkpoint never catches up with
+writers that do not pause, so under load the WAL grew without bound (129 MB a minute at 300 rooms; issue
+37): a write that finds it larger than ``wal_max`` first checkpoints and truncates it on its own connection,
+copying what the last passive checkpoint left (a second's writes) and syncing: the one stall of the event
+loop the WAL costs, once per ``wal_max`` bytes written.
+
+The same thread keeps a *mark* beside the database (``server.db.mark``): how many rooms and answers it held,
+rewritten (fsync, then rename) when they change. At start-up :func:`check_database` compares the database
+with it, so a WAL cut or damaged by hand, or a power cut, that lost accepted answers is reported instead of
+passing in silence, and a database found empty or missing where the mark says rooms were is refused.
 """
 
 from __future__ import annotations
 
 import json
+import logging
+import os
 import sqlite3
 import threading
 import time
@@ -20,7 +34,23 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-__all__ = ["RoomRow", "SeatRow", "Store"]
+__all__ = ["DEFAULT_WAL_MAX", "RoomRow", "SeatRow", "Store", "StoreError", "check_database", "mark_path"]
+
+log = logging.getLogger("sichuan_mahjong.server")
+
+#: The WAL's ceiling in bytes (``scmj serve --wal-max``): a write that finds the file larger first truncates it.
+DEFAULT_WAL_MAX = 32 << 20
+
+
+class StoreError(ValueError):
+    """The database cannot be served: the message says what is wrong and what to do."""
+
+
+def mark_path(db: str | Path) -> Path:
+    """The mark kept beside database ``db``: ``server.db.mark`` for ``server.db``."""
+    p = Path(db)
+    return p.with_name(p.name + ".mark")
+
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS rooms (
@@ -72,38 +102,96 @@ class RoomRow:
     seats: list[SeatRow] = field(default_factory=list)
     spectators: list[str] = field(default_factory=list)
     answers: list[tuple[int, int, str]] = field(default_factory=list)
+    damage: str | None = None  # why the row cannot be read (its settings are not a JSON object): not restored
 
 
 class Store:
-    """One SQLite file; ``Store(":memory:")`` for tests that need no file."""
+    """One SQLite file; ``Store(":memory:")`` for tests that need no file. ``wal_max``: the WAL's ceiling in
+    bytes (a write that finds it larger first truncates it)."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, wal_max: int = DEFAULT_WAL_MAX) -> None:
+        if wal_max <= 0:
+            raise ValueError(f"the WAL's ceiling must be positive, got {wal_max} bytes")
         self.path = str(path)
+        self.wal_max = wal_max
+        self._file = self.path != ":memory:"
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute("PRAGMA wal_autocheckpoint=0")  # checkpoints run in start_checkpoints' thread
+        self._db.execute(f"PRAGMA journal_size_limit={int(wal_max)}")  # a WAL restarted by a writer shrinks to it
         self._db.executescript(_SCHEMA)
         self._stop = threading.Event()
         self._checkpointer: threading.Thread | None = None
+        self._checkpointing = threading.Lock()  # one checkpoint at a time: the thread's or the writer's
+        self._marked: tuple[int, int] | None = None  # (rooms, answers) the mark holds
+
+    @property
+    def wal_path(self) -> Path:
+        return Path(self.path + "-wal")
+
+    def wal_size(self) -> int:
+        """The WAL file's size in bytes (0 when there is none)."""
+        try:
+            return self.wal_path.stat().st_size
+        except FileNotFoundError:
+            return 0
 
     def start_checkpoints(self, every: float = 1.0) -> None:
-        """Checkpoint the WAL every ``every`` seconds in a daemon thread with its own connection."""
+        """Checkpoint the WAL in a daemon thread with its own connection: passively every ``every`` seconds,
+        TRUNCATE once nothing was written since the last one; past ``wal_max`` the next write resets it."""
         if self.path == ":memory:" or self._checkpointer is not None:
             return
 
         def loop() -> None:
-            db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=2.0)
+            frames = -1  # the WAL's frames after the last passive checkpoint
             try:
                 while not self._stop.wait(every):
-                    db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                    with self._checkpointing:
+                        if self.wal_size() > self.wal_max:
+                            continue  # the next write truncates it: a passive checkpoint would only hold it up
+                        _, now, _ = db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+                        if (now and now == frames) or (not now and self.wal_size()):
+                            # Nothing written since the last look: all of it is copied, so this only truncates.
+                            _, now, _ = db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+                    frames = now
+                    self.write_mark(db)
+            except Exception as exc:  # pragma: no cover - a closed or broken file; the server goes on unchecked
+                log.error("the WAL checkpoints of %s stopped: %s", self.path, exc)
             finally:
                 db.close()
 
         self._checkpointer = threading.Thread(target=loop, name="scmj-checkpoint", daemon=True)
         self._checkpointer.start()
+
+    def _bound_wal(self) -> None:
+        """Before a write: past ``wal_max``, checkpoint what the thread has not copied yet and truncate the WAL,
+        on the writer's own connection (a checkpoint from another one must win the write lock from writers
+        that may never pause; a passive one never catches up with them), after the thread's checkpoint in
+        progress if there is one (SQLite would answer busy). Still busy (another process): the next write."""
+        if self._file and self.wal_size() > self.wal_max:
+            with self._checkpointing:
+                self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+
+    def write_mark(self, db: sqlite3.Connection | None = None) -> None:
+        """Record beside the database how many rooms and answers it holds (committed ones), when that changed."""
+        if self.path == ":memory:":
+            return
+        now = _counts(db or self._db)
+        if now == self._marked:
+            return
+        mark = mark_path(self.path)
+        tmp = mark.with_name(mark.name + ".tmp")
+        data = {"rooms": now[0], "answers": now[1], "time": time.strftime("%Y-%m-%d %H:%M:%S %Z")}
+        with tmp.open("w", encoding="utf-8") as f:
+            json.dump(data, f)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, mark)
+        self._marked = now
 
     def close(self) -> None:
         self._stop.set()
@@ -111,9 +199,11 @@ class Store:
             self._checkpointer.join(5)
         if self.path != ":memory:":
             self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            self.write_mark()
         self._db.close()
 
     def _tx(self, statements: list[tuple[str, tuple[Any, ...]]]) -> None:
+        self._bound_wal()
         db = self._db
         db.execute("BEGIN")
         try:
@@ -151,11 +241,15 @@ class Store:
     def add_spectator(self, code: str, token: str) -> None:
         self._tx([("INSERT INTO spectators (code, token) VALUES (?, ?)", (code, token))])
 
+    def remove_spectator(self, code: str, token: str) -> None:
+        self._tx([("DELETE FROM spectators WHERE code = ? AND token = ?", (code, token))])
+
     def set_auto(self, code: str, seat: int, on: bool) -> None:
         self._tx([("UPDATE seats SET auto = ? WHERE code = ? AND seat = ?", (int(on), code, seat))])
 
     def add_answer(self, code: str, hand: int, seat: int, action: str) -> None:
         """One accepted answer; committed when this returns."""
+        self._bound_wal()
         self._db.execute(
             "INSERT INTO answers (code, hand, seat, action) VALUES (?, ?, ?, ?)", (code, hand, seat, action)
         )
@@ -170,10 +264,11 @@ class Store:
         return {row[0] for row in self._db.execute("SELECT code FROM rooms")}
 
     def open_rooms(self) -> list[RoomRow]:
-        """Every room not closed, with its seats, spectators and answers, oldest first."""
+        """Every room not closed, with its seats, spectators and answers, oldest first. A room whose settings
+        cannot be read comes with ``damage`` saying why (one bad row does not stop the others)."""
         db = self._db
         rooms = [
-            RoomRow(code, json.loads(settings), created)
+            _room_row(code, settings, created)
             for code, settings, created in db.execute(
                 "SELECT code, settings, created FROM rooms WHERE closed IS NULL ORDER BY created"
             )
@@ -191,3 +286,94 @@ class Store:
             if code in by_code:
                 by_code[code].answers.append((hand, seat, action))
         return rooms
+
+
+def _room_row(code: str, settings: object, created: float) -> RoomRow:
+    try:
+        parsed = json.loads(settings) if isinstance(settings, str | bytes) else None
+    except ValueError as exc:
+        return RoomRow(code, {}, created, damage=f"its settings are not JSON ({exc})")
+    if not isinstance(parsed, dict):
+        return RoomRow(code, {}, created, damage=f"its settings are not a JSON object: {str(settings)[:60]!r}")
+    return RoomRow(code, parsed, created)
+
+
+def _counts(db: sqlite3.Connection) -> tuple[int, int]:
+    """(rooms, answers) ever stored: the highest row ids (rows are never deleted)."""
+    rooms = db.execute("SELECT coalesce(max(rowid), 0) FROM rooms").fetchone()[0]
+    answers = db.execute("SELECT coalesce(max(id), 0) FROM answers").fetchone()[0]
+    return int(rooms), int(answers)
+
+
+def _read_mark(db: Path) -> dict[str, Any] | None:
+    mark = mark_path(db)
+    try:
+        data = json.loads(mark.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as exc:
+        log.warning("%s cannot be read (%s): the start-up check goes on without it", mark, exc)
+        return None
+    if not isinstance(data, dict) or not all(isinstance(data.get(k), int) for k in ("rooms", "answers")):
+        log.warning("%s is not a mark this server wrote: the start-up check goes on without it", mark)
+        return None
+    return data
+
+
+def check_database(path: str | Path) -> None:
+    """The start-up check of ``scmj serve`` (docs/protocol.md, "Crash safety"): a StoreError saying what is wrong
+    and what to do when the database cannot be served, a warning in the log when it lost accepted answers.
+
+    * missing or empty (0 bytes): a new database, said in the log, unless its mark says it held rooms: refused;
+    * damaged (SQLite's ``quick_check``, or a table that cannot be read): refused;
+    * fewer rooms or answers than its mark recorded (a WAL cut or damaged by hand, a power cut): a warning, and
+      the rooms resume from what is left. A room whose own row is damaged is closed when rooms are restored.
+    """
+    db = Path(path)
+    mark = _read_mark(db)
+    mark_file = mark_path(db)
+    size = db.stat().st_size if db.exists() else None
+    if not size:
+        what = "does not exist" if size is None else "is an empty file (0 bytes)"
+        if mark is not None and (mark["rooms"] or mark["answers"]):
+            raise StoreError(
+                f"the database {db} {what}, but it held {mark['rooms']} room(s) and {mark['answers']} answer(s) "
+                f"at {mark.get('time', '?')} ({mark_file}): restore it from a backup, or move {mark_file} aside "
+                "to start with no rooms"
+            )
+        if size == 0:
+            log.warning("the database %s is an empty file (0 bytes): it starts as a new database, no rooms", db)
+        return
+    try:  # read-only: closing it does not checkpoint a WAL into a file that may be damaged
+        conn = sqlite3.connect(f"{db.resolve().as_uri()}?mode=ro", uri=True)
+    except sqlite3.Error as exc:
+        raise StoreError(f"the database {db} cannot be opened ({exc}): check its permissions") from None
+    try:
+        rows = [str(r[0]) for r in conn.execute("PRAGMA quick_check(5)")]
+        if rows != ["ok"]:
+            raise _damaged(db, "; ".join(rows))
+        for table in ("rooms", "seats", "spectators", "answers"):  # every row the restore reads
+            for _ in conn.execute(f"SELECT * FROM {table}"):
+                pass
+        rooms, answers = _counts(conn)
+    except sqlite3.DatabaseError as exc:
+        raise _damaged(db, str(exc)) from None
+    finally:
+        conn.close()
+    if mark is not None and (rooms < mark["rooms"] or answers < mark["answers"]):
+        log.warning(
+            "the database %s holds %d room(s) and %d answer(s), but %s recorded %d and %d at %s: %d accepted "
+            "answer(s) and %d room(s) are lost (its WAL %s-wal was cut or damaged, or the machine lost power "
+            "before a checkpoint); the rooms resume from what is left",
+            db, rooms, answers, mark_file, mark["rooms"], mark["answers"], mark.get("time", "?"),
+            max(0, mark["answers"] - answers), max(0, mark["rooms"] - rooms), db,
+        )  # fmt: skip
+
+
+def _damaged(db: Path, detail: str) -> StoreError:
+    return StoreError(
+        f"the database {db} is damaged ({detail}); the server does not start on it. Stop any server using it, "
+        f"then restore {db} from a backup, or move {db} and any {db.name}-wal, {db.name}-shm and "
+        f"{mark_path(db).name} beside it aside to start with no rooms (`sqlite3 {db} .recover` may save what is "
+        "still readable)"
+    )
