@@ -38,24 +38,27 @@ __all__ = ["BotPool", "cached_agent", "passive_answer", "pool_for", "safe_answer
 
 #: Bots a worker keeps (room, seat) between moves; the oldest go first (a bot keeps only its random state).
 MAX_AGENTS: Final = 4096
-_agents: OrderedDict[tuple[str, int], Agent] = OrderedDict()
+_agents: OrderedDict[tuple[str, int], tuple[str, Agent]] = OrderedDict()
 
 
 def think(key: tuple[str, int], tier: str, seed: int, view: Observation, legal: Sequence[Action]) -> Action:
-    """In a worker: the bot of ``key`` (made on first use) answers ``view``."""
-    agent = _agents.get(key)
-    if agent is None or agent.name != tier:
-        agent = _agents[key] = make_agent(tier, seed=seed)
+    """In a worker: the bot of ``key`` (made on first use, and again when the seat's tier changes) answers."""
+    kept = _agents.get(key)
+    if kept is None or kept[0] != tier:
+        agent = make_agent(tier, seed=seed)
+        _agents[key] = (tier, agent)
         while len(_agents) > MAX_AGENTS:
             _agents.popitem(last=False)
     else:
+        agent = kept[1]
         _agents.move_to_end(key)
     return agent.act(view, legal)
 
 
 def cached_agent(room: str, seat: int) -> Agent | None:
     """The bot this process keeps for a room's seat (the thread pool's; a worker process keeps its own)."""
-    return _agents.get((room, seat))
+    kept = _agents.get((room, seat))
+    return None if kept is None else kept[1]
 
 
 @dataclass(slots=True)
