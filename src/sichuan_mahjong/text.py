@@ -139,6 +139,7 @@ _WORDS: Final[dict[str, tuple[str, str]]] = {
     "totals": ("累计", "Match totals"),
     "next_dealer": ("下一局庄家：{}", "Next dealer: {}"),
     "saved": ("记录已保存：{}", "Record saved: {}"),
+    "review_hint": ("复盘（逐手对比大师）：{}", "Review your play against the master: {}"),
     "save_failed": ("记录没能保存（{}），游戏继续", "The record could not be saved ({}); the game goes on"),
     "continue": (
         "回车 下一局   ↑/↓ PgUp/PgDn 翻看   v 回放这一局   q 退出",
