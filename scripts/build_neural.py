@@ -20,7 +20,8 @@ The steps:
 Each step shows one progress line. ``--scale`` multiplies the hands (a smaller recipe gives other weights);
 ``--budget-min`` sets the scale from :data:`RATE` (hands a core plays and featurizes a second here) so that the
 data takes about half the budget, and gives training the other half. The same scale gives the same data and
-the same start; the weights then differ only by the order of floating-point sums across torch's threads.
+the same initial weights and batches; the trained weights may still differ in the last bits (the order of
+floating-point sums across torch's threads), and training stopped by ``--train-min`` depends on the machine.
 """
 
 from __future__ import annotations
