@@ -9,6 +9,7 @@ import random
 from pathlib import Path
 from typing import Any
 
+from sichuan_mahjong.server.store import open_store
 from webtable import Message, Peer, Server, autoplay, pick, players
 
 BOTS = {"1": "expert", "2": "expert", "3": "expert"}
@@ -93,8 +94,9 @@ def test_takeover_after_the_hold_and_reclaim(tmp_path: Path) -> None:
         asyncio.run(go())
 
 
-def test_kill_9_then_resume_on_the_same_database(tmp_path: Path) -> None:
-    with Server(tmp_path / "db.sqlite") as server:
+def test_kill_9_then_resume_on_the_same_database(tmp_path: Path, any_db: str) -> None:
+    """In each store: SQLite, and PostgreSQL (``scmj serve --db postgresql://...``)."""
+    with Server(any_db, "--records", str(tmp_path / "records"), log=tmp_path / "server.log") as server:
         # Four hands: the person is asked 26 times before the match ends (two hands of quick wins were not always).
         room = server.room(hands=4, bots=BOTS)
         code = room["room"]
@@ -116,6 +118,9 @@ def test_kill_9_then_resume_on_the_same_database(tmp_path: Path) -> None:
             return last
 
         last = asyncio.run(first_part())
+        stored = open_store(any_db)  # the server wrote to that database (not a file named like the URL)
+        assert len(stored.open_rooms()[0].answers) > 25
+        stored.close()
         server.kill()
         server.start()  # the same database, a new port
 

@@ -1,8 +1,10 @@
 """``scmj serve``: the web table's server (rooms, bots, reconnect, spectators), on 127.0.0.1 by default.
 
 Rooms, seats and every accepted answer live in a SQLite database (default beside the records in the user's
-data folder); a restarted server resumes every room where it was. Finished hands are saved as records in
-``records/`` beside the database (``scmj replay FILE`` reads them). Needs the optional extra ``web``.
+data folder) or, with ``--db postgresql://...``, in PostgreSQL (the extra ``postgres``; several server
+processes on one database: docs/hosting.md); a restarted server resumes every room where it was. Finished hands
+are saved as records in ``records/`` beside the SQLite file, or in ``--records`` (``scmj replay FILE`` reads
+them). Needs the optional extra ``web``.
 """
 
 from __future__ import annotations
@@ -27,7 +29,19 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     )
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
-    p.add_argument("--db", type=Path, default=None, help=f"the database (default: {default_db()})")
+    p.add_argument(
+        "--db",
+        default=None,
+        help=f"the database: a SQLite file or a postgresql:// URL (default: {default_db()})",
+    )
+    p.add_argument(
+        "--records",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="where finished hands are saved (default: records/ beside a SQLite file; with PostgreSQL "
+        f"{default_records_dir()})",
+    )
     p.add_argument(
         "--hold",
         type=float,
@@ -86,27 +100,30 @@ def run(args: argparse.Namespace) -> int:
         import uvicorn
 
         from sichuan_mahjong.server.app import Limits, create_app
+        from sichuan_mahjong.server.pgstore import redact
         from sichuan_mahjong.server.room import ServerOptions
-        from sichuan_mahjong.server.store import check_database
+        from sichuan_mahjong.server.store import check_store, is_postgres
     except ImportError as exc:
         raise ValueError(
             f"the web table needs the extra 'web' ({exc.name} is missing): pip install 'sichuan-mahjong[web]'"
         ) from None
-    db = args.db or default_db()
+    db: str | Path = args.db if args.db and is_postgres(args.db) else Path(args.db or default_db())
+    records = args.records or (default_records_dir() if isinstance(db, str) else db.parent / "records")
     options = ServerOptions(
         hold=args.hold,
         bot_delay=args.bot_delay,
         pause=args.pause,
         idle=args.idle,
-        records=db.parent / "records",
+        records=records,
         full_gc=args.full_gc,
         wal_max=int(args.wal_max * (1 << 20)),
     )
     limits = Limits(rate=args.rate, burst=max(2 * args.rate, 1.0), auth_timeout=args.auth_timeout)
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    check_database(db)  # a damaged database is refused here, in one line, before anything else opens it
+    check_store(db)  # a damaged or unreachable database is refused here, in one line, before anything opens it
     app = create_app(db, options, limits)
-    print(f"scmj serve: http://{args.host}:{args.port}/  (database {db})", flush=True)
+    shown = redact(db) if isinstance(db, str) else db
+    print(f"scmj serve: http://{args.host}:{args.port}/  (database {shown})", flush=True)
     uvicorn.run(
         app,
         host=args.host,

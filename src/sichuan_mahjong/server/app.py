@@ -28,7 +28,7 @@ from sichuan_mahjong.rules import PRESETS
 from sichuan_mahjong.server.gcpolicy import FullCollections, scheduled_full_collections
 from sichuan_mahjong.server.lobby import Lobby, RequestError
 from sichuan_mahjong.server.room import Room, ServerOptions
-from sichuan_mahjong.server.store import Store
+from sichuan_mahjong.server.store import open_store
 from sichuan_mahjong.server.wire import ClientMessage, WireError, dumps, error_message, parse_client
 
 __all__ = ["Limits", "create_app"]
@@ -156,7 +156,7 @@ def _error(exc: RequestError) -> JSONResponse:
 
 
 def create_app(db: str | Path, options: ServerOptions | None = None, limits: Limits | None = None) -> Starlette:
-    """The server: ``db`` is the SQLite file (rooms are restored from it at start-up)."""
+    """The server: ``db`` is the SQLite file or a ``postgresql://`` URL (rooms are restored from it at start-up)."""
     options = options or ServerOptions()
     limits = limits or Limits()
     state: dict[str, Lobby] = {}
@@ -168,12 +168,12 @@ def create_app(db: str | Path, options: ServerOptions | None = None, limits: Lim
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        store = Store(db, wal_max=options.wal_max)
-        store.start_checkpoints()
+        store = open_store(db, wal_max=options.wal_max)
+        store.start()
         state["lobby"] = the_lobby = Lobby(store, options)
         restored = the_lobby.restore()
         the_lobby.resume()
-        log.info("database %s: %d room(s) restored", db, restored)
+        log.info("database %s: %d room(s) restored", getattr(store, "path", db), restored)
         sweeper = asyncio.get_running_loop().create_task(_sweep(the_lobby, min(60.0, options.idle / 4)))
         try:
             async with scheduled_full_collections(options.full_gc) as full:

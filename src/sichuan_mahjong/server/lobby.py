@@ -17,7 +17,7 @@ from typing import Any, Final
 from sichuan_mahjong.agents import agent_names
 from sichuan_mahjong.rules import PRESETS, Rules, RulesError
 from sichuan_mahjong.server.room import Room, RoomSettings, ServerOptions
-from sichuan_mahjong.server.store import SeatRow, Store
+from sichuan_mahjong.server.store import RoomStore, SeatRow
 
 __all__ = ["CODE_ALPHABET", "Lobby", "RequestError", "new_code"]
 
@@ -117,7 +117,7 @@ def bots_from_body(body: Mapping[str, Any]) -> dict[int, str]:
 class Lobby:
     """The rooms of this process, by code, and what each token opens."""
 
-    def __init__(self, store: Store, options: ServerOptions) -> None:
+    def __init__(self, store: RoomStore, options: ServerOptions) -> None:
         self.store = store
         self.options = options
         self.rooms: dict[str, Room] = {}

@@ -41,7 +41,7 @@ from sichuan_mahjong.server.seats import (
     ServerOptions,
     Shown,
 )
-from sichuan_mahjong.server.store import SeatRow, Store
+from sichuan_mahjong.server.store import RoomStore, SeatRow
 from sichuan_mahjong.server.wire import (
     ClientMessage,
     dumps,
@@ -69,7 +69,7 @@ class Room:
         self,
         code: str,
         settings: RoomSettings,
-        store: Store,
+        store: RoomStore,
         options: ServerOptions,
         created: float | None = None,
         on_close: Callable[[Room], None] | None = None,
