@@ -12,8 +12,12 @@ from __future__ import annotations
 import argparse
 import logging
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sichuan_mahjong.tui.settings import default_records_dir
+
+if TYPE_CHECKING:
+    from sichuan_mahjong.server.cluster import ClusterOptions
 
 
 def default_db() -> Path:
@@ -83,6 +87,27 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         help="the database's write-ahead log is truncated once it passes this many megabytes, even under "
         "load (default: 32)",
     )
+    p.add_argument(
+        "--worker",
+        default=None,
+        metavar="K/N",
+        help="worker K of N behind a proxy, all on one postgresql:// database: it holds the rooms whose codes "
+        "hash to it and takes over a dead worker's (docs/hosting.md)",
+    )
+    p.add_argument(
+        "--ring",
+        default=None,
+        metavar="HOST:PORT,...",
+        help="with --worker: the N workers' addresses as the proxy's upstream block names them, in order "
+        "(default: HOST:PORT-K+1 ... on consecutive ports)",
+    )
+    p.add_argument(
+        "--lease",
+        type=float,
+        default=3.0,
+        metavar="SECONDS",
+        help="with --worker: a worker silent this long is taken over (default: 3)",
+    )
     p.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error"))
 
 
@@ -120,8 +145,9 @@ def run(args: argparse.Namespace) -> int:
     )
     limits = Limits(rate=args.rate, burst=max(2 * args.rate, 1.0), auth_timeout=args.auth_timeout)
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    cluster = _cluster(args, db)
     check_store(db)  # a damaged or unreachable database is refused here, in one line, before anything opens it
-    app = create_app(db, options, limits)
+    app = create_app(db, options, limits, cluster)
     shown = redact(db) if isinstance(db, str) else db
     print(f"scmj serve: http://{args.host}:{args.port}/  (database {shown})", flush=True)
     uvicorn.run(
@@ -134,3 +160,25 @@ def run(args: argparse.Namespace) -> int:
         log_level="warning",
     )
     return 0
+
+
+def _cluster(args: argparse.Namespace, db: str | Path) -> ClusterOptions | None:
+    """``--worker K/N`` with ``--ring`` and ``--lease``, checked, or None for one process."""
+    from sichuan_mahjong.server.cluster import ClusterOptions, parse_worker
+
+    if args.worker is None:
+        if args.ring is not None:
+            raise ValueError("--ring goes with --worker K/N")
+        return None
+    k, n = parse_worker(args.worker)
+    if not isinstance(db, str):
+        raise ValueError("--worker needs a database all workers share: --db postgresql://...")
+    if not args.lease > 0:
+        raise ValueError(f"--lease must be positive, got {args.lease}")
+    if args.ring is None:
+        ring = [f"{args.host}:{args.port - k + 1 + i}" for i in range(n)]
+    else:
+        ring = [s.strip() for s in args.ring.split(",") if s.strip()]
+    if len(ring) != n or len(set(ring)) != n:
+        raise ValueError(f"--ring must name {n} different workers (HOST:PORT,...), got {args.ring!r}")
+    return ClusterOptions(k - 1, tuple(ring), lease=args.lease, wait=2 * args.lease)

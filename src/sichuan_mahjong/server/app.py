@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -25,6 +26,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from sichuan_mahjong.rules import PRESETS
+from sichuan_mahjong.server.cluster import Cluster, ClusterOptions, Gate
 from sichuan_mahjong.server.gcpolicy import FullCollections, scheduled_full_collections
 from sichuan_mahjong.server.lobby import Lobby, RequestError
 from sichuan_mahjong.server.room import Room, ServerOptions
@@ -155,11 +157,19 @@ def _error(exc: RequestError) -> JSONResponse:
     return JSONResponse({"error": str(exc)}, status_code=exc.status)
 
 
-def create_app(db: str | Path, options: ServerOptions | None = None, limits: Limits | None = None) -> Starlette:
-    """The server: ``db`` is the SQLite file or a ``postgresql://`` URL (rooms are restored from it at start-up)."""
+def create_app(
+    db: str | Path,
+    options: ServerOptions | None = None,
+    limits: Limits | None = None,
+    cluster: ClusterOptions | None = None,
+) -> Starlette:
+    """The server: ``db`` is the SQLite file or a ``postgresql://`` URL (rooms are restored from it at start-up).
+    ``cluster``: one worker of several on one PostgreSQL database (server/cluster.py); it restores only the
+    rooms that hash to it, and takes over a dead worker's."""
     options = options or ServerOptions()
     limits = limits or Limits()
     state: dict[str, Lobby] = {}
+    workers: list[Cluster] = []
     timings = Timings()
     collections: list[FullCollections] = []
 
@@ -171,16 +181,30 @@ def create_app(db: str | Path, options: ServerOptions | None = None, limits: Lim
         store = open_store(db, wal_max=options.wal_max)
         store.start()
         state["lobby"] = the_lobby = Lobby(store, options)
-        restored = the_lobby.restore()
-        the_lobby.resume()
-        log.info("database %s: %d room(s) restored", getattr(store, "path", db), restored)
-        sweeper = asyncio.get_running_loop().create_task(_sweep(the_lobby, min(60.0, options.idle / 4)))
+        tasks = [asyncio.get_running_loop().create_task(_sweep(the_lobby, min(60.0, options.idle / 4)))]
+        if cluster is None:
+            restored = the_lobby.restore()
+            the_lobby.resume()
+            log.info("database %s: %d room(s) restored", getattr(store, "path", db), restored)
+        else:
+            from sichuan_mahjong.server.pgstore import PgStore
+
+            if not isinstance(store, PgStore):
+                raise TypeError("several workers need a postgresql:// database")  # checked by scmj serve first
+            worker = Cluster(store, the_lobby, cluster)
+            worker.beat()  # the lease, then this worker's rooms, before the first request
+            workers.append(worker)
+            tasks.append(asyncio.get_running_loop().create_task(worker.run()))
+            log.info("worker %s: %d room(s) held", cluster.name, len(the_lobby.rooms))
         try:
             async with scheduled_full_collections(options.full_gc) as full:
                 collections.append(full)
                 yield
         finally:
-            sweeper.cancel()
+            for task in tasks:
+                task.cancel()
+            for worker in workers:
+                worker.give_up()
             store.close()
 
     async def presets(request: Request) -> Response:
@@ -196,6 +220,8 @@ def create_app(db: str | Path, options: ServerOptions | None = None, limits: Lim
             "handle": timings.summary(),
             "gc": collections[-1].summary() if collections else {},
         }
+        if workers:
+            out["worker"] = workers[0].options.name
         if request.query_params.get("reset"):
             timings.durations.clear()
         return JSONResponse(out)
@@ -249,7 +275,8 @@ def create_app(db: str | Path, options: ServerOptions | None = None, limits: Lim
     ]
     if STATIC.is_dir():
         routes.append(Mount("/", StaticFiles(directory=STATIC), name="static"))
-    return Starlette(routes=routes, lifespan=lifespan)
+    middleware = [Middleware(Gate, cluster=lambda: workers[0] if workers else None)] if cluster else []
+    return Starlette(routes=routes, lifespan=lifespan, middleware=middleware)
 
 
 async def _sweep(lobby: Lobby, every: float) -> None:

@@ -10,14 +10,14 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
 from sichuan_mahjong.agents import agent_names
 from sichuan_mahjong.rules import PRESETS, Rules, RulesError
 from sichuan_mahjong.server.room import Room, RoomSettings, ServerOptions
-from sichuan_mahjong.server.store import RoomStore, SeatRow
+from sichuan_mahjong.server.store import RoomRow, RoomStore, SeatRow
 
 __all__ = ["CODE_ALPHABET", "Lobby", "RequestError", "new_code"]
 
@@ -39,11 +39,11 @@ class RequestError(ValueError):
         self.status = status
 
 
-def new_code(taken: set[str] | Mapping[str, object]) -> str:
-    """A fresh room code from the OS's CSPRNG, not in ``taken``."""
+def new_code(taken: set[str] | Mapping[str, object], accept: Callable[[str], bool] | None = None) -> str:
+    """A fresh room code from the OS's CSPRNG, not in ``taken`` (and passing ``accept``, when given)."""
     while True:
         code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(4))
-        if code not in taken:
+        if code not in taken and (accept is None or accept(code)):
             return code
 
 
@@ -123,6 +123,8 @@ class Lobby:
         self.rooms: dict[str, Room] = {}
         self.tickets: dict[str, Ticket] = {}
         self._codes = store.codes()
+        #: Whether a new code may be given out here (several workers: only codes that hash to this one).
+        self.owns: Callable[[str], bool] = lambda code: True
 
     def _room(self, code: str) -> Room:
         room = self.rooms.get(code.upper())
@@ -149,7 +151,7 @@ class Lobby:
         bots = bots_from_body(body)
         host = SeatRow(0, _name(body, "host"), secrets.token_urlsafe(24), None)
         rows = [host] + [SeatRow(s, f"{tier} bot", None, tier) for s, tier in sorted(bots.items())]
-        code = new_code(self._codes)
+        code = new_code(self._codes, self.owns)
         self.store.add_room(code, settings.to_json(), rows)
         room = self._new_room(code, settings)
         for row in rows:
@@ -182,10 +184,11 @@ class Lobby:
             return None
         return ticket
 
-    def restore(self) -> int:
-        """Bring back every open room from the store, each match replayed to where it was. Returns the count."""
+    def restore(self, rows: list[RoomRow] | None = None) -> int:
+        """Bring back every open room from the store (or those of ``rows``), each match replayed to where it
+        was. Returns the count."""
         count = 0
-        for row in self.store.open_rooms():
+        for row in self.store.open_rooms() if rows is None else rows:
             if row.damage is not None:
                 log.error("room %s closed at start-up: %s", row.code, row.damage)
                 self.store.close_room(row.code, f"restore failed: {row.damage}")

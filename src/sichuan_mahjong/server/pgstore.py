@@ -61,9 +61,13 @@ class PgStore(RoomStore):
         self.url = url
         self.path = redact(url)  # what logs name
         self._db = _connect(url)
+        self.create(PG_SCHEMA)
+
+    def create(self, schema: str) -> None:
+        """Create the tables of ``schema`` (``;``-separated, ``IF NOT EXISTS``), one process at a time."""
         with self._db.transaction():
             self._db.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
-            for statement in filter(str.strip, PG_SCHEMA.split(";")):
+            for statement in filter(str.strip, schema.split(";")):
                 self._db.execute(_pg(statement))
 
     def _conn(self) -> psycopg.Connection[Any]:

@@ -112,8 +112,11 @@ class Room:
         message = error_message("room_failed", f"room {self.code} stopped after an internal error; it is closed")
         self.close(f"failed: {exc!r}", message, CLOSE_ROOM_FAILED)
 
-    def close(self, reason: str, message: Mapping[str, Any] | None = None, code: int = 1000) -> None:
-        """Close the room for good: timers stop, clients get ``message`` and are disconnected."""
+    def close(
+        self, reason: str, message: Mapping[str, Any] | None = None, code: int = 1000, *, stored: bool = True
+    ) -> None:
+        """Close the room for good: timers stop, clients get ``message`` and are disconnected. ``stored=False``:
+        only here (another worker takes it over), it stays open in the store."""
         if self.closed is not None:
             return
         self.closed = reason
@@ -130,7 +133,8 @@ class Room:
                 seat.hold.cancel()
         self.spectators.clear()
         try:
-            self.store.close_room(self.code, reason)
+            if stored:
+                self.store.close_room(self.code, reason)
         finally:
             if self.on_close is not None:
                 self.on_close(self)

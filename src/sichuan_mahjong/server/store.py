@@ -37,6 +37,7 @@ import sqlite3
 import threading
 import time
 from abc import ABC, abstractmethod
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -173,25 +174,34 @@ class RoomStore(ABC):
         """Every room code ever given out (closed ones too: a code is never reused)."""
         return {row[0] for row in self._rows("SELECT code FROM rooms")}
 
-    def open_rooms(self) -> list[RoomRow]:
-        """Every room not closed, with its seats, spectators and answers, oldest first. A room whose settings
-        cannot be read comes with ``damage`` saying why (one bad row does not stop the others)."""
+    def open_rooms(self, codes: Collection[str] | None = None) -> list[RoomRow]:
+        """Every room not closed (of ``codes`` only, when given), with its seats, spectators and answers, oldest
+        first. A room whose settings cannot be read comes with ``damage`` saying why (one bad row does not stop
+        the others)."""
+        where = ""
+        args: tuple[str, ...] = ()
+        if codes is not None:
+            args = tuple(sorted(codes))
+            where = f" AND code IN ({', '.join('?' * len(args))})" if args else " AND 0 = 1"
         rooms = [
             _room_row(code, settings, created)
             for code, settings, created in self._rows(
-                "SELECT code, settings, created FROM rooms WHERE closed IS NULL ORDER BY created"
+                f"SELECT code, settings, created FROM rooms WHERE closed IS NULL{where} ORDER BY created", args
             )
         ]
         by_code = {r.code: r for r in rooms}
+        where = where.replace(" AND", " WHERE", 1)
         for code, seat, name, token, bot, auto in self._rows(
-            "SELECT code, seat, name, token, bot, auto FROM seats ORDER BY code, seat"
+            f"SELECT code, seat, name, token, bot, auto FROM seats{where} ORDER BY code, seat", args
         ):
             if code in by_code:
                 by_code[code].seats.append(SeatRow(seat, name, token, bot, bool(auto)))
-        for code, token in self._rows("SELECT code, token FROM spectators"):
+        for code, token in self._rows(f"SELECT code, token FROM spectators{where}", args):
             if code in by_code:
                 by_code[code].spectators.append(token)
-        for code, hand, seat, action in self._rows("SELECT code, hand, seat, action FROM answers ORDER BY id"):
+        for code, hand, seat, action in self._rows(
+            f"SELECT code, hand, seat, action FROM answers{where} ORDER BY id", args
+        ):
             if code in by_code:
                 by_code[code].answers.append((hand, seat, action))
         return rooms
