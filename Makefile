@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PLAY_STAMP := $(VENV)/.installed-play
 
-.PHONY: play serve test lint typecheck bench bench-engine compiled pure clean
+.PHONY: play serve test lint typecheck bench bench-engine compiled pure dist clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -52,12 +52,28 @@ test: $(STAMP)
 	SCMJ_EXPECT_COMPILED=1 PYTHONPATH=$(COMPILED_COPY) $(BIN)/pytest -n 2 tests
 	$(BIN)/python scripts/soak.py --seconds 30 --seed 1 --progress 1000
 
-# The engine's hot modules compiled in place with mypyc (needs gcc and Python's headers), and removed again.
-compiled: $(STAMP)
-	$(BIN)/python scripts/compile.py
+# The engine's hot modules compiled with mypyc (needs gcc and Python's headers) into this venv alone
+# (.venv/sichuan_mahjong_compiled: another venv of the clone keeps running pure Python), and removed again.
+# It installs only what building needs: the package with its `rl` extra, mypy and setuptools (the extra `compile`).
+COMPILE_STAMP := $(VENV)/.installed-compile
+$(COMPILE_STAMP): pyproject.toml
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e '.[compile]'
+	touch $(COMPILE_STAMP)
+
+compiled: $(COMPILE_STAMP)
+	$(BIN)/python scripts/compile.py --venv
 
 pure:  # (no mypy or venv needed to remove them)
 	$(PY) scripts/compile.py --clean
+	rm -rf $(VENV)/sichuan_mahjong_compiled
+
+# A wheel in dist/ (pip's build isolation fetches setuptools and wheel): pip install 'dist/sichuan_mahjong-*.whl[rl]'
+dist:
+	test -x $(BIN)/pip || $(PY) -m venv $(VENV)
+	rm -rf build/lib build/bdist.*  # setuptools would pack files left there by an earlier build
+	$(BIN)/pip wheel --no-deps -w dist .
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks scripts

@@ -237,6 +237,10 @@ def main() -> None:
         cmd = [sys.executable, *launch, "--host", HOST, "--port", str(port)]
         cmd += ["--db", str(Path(tmp) / "bench.db"), "--hold", "600", "--bot-delay", "0", "--pause", "0"]
         cmd += ["--rate", "1000", "--full-gc", str(args.full_gc), "--log-level", "warning"]
+        # every table is played from this one address: the limits per address are off (0)
+        for limit in ("room-rate", "rooms-per-address", "join-rate", "lookup-rate", "connect-rate"):
+            cmd += [f"--{limit}", "0"]
+        cmd += ["--connections-per-address", "0"]
         server = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
         try:
             deadline = time.monotonic() + 30

@@ -1,4 +1,4 @@
-"""Compile the engine's hot modules to C extensions with mypyc, in place: ``make compiled`` (``make pure`` undoes it).
+"""Compile the engine's hot modules to C extensions with mypyc: ``make compiled`` (``make pure`` undoes it).
 
 The package stays pure Python; this is an optional speed-up for simulation and RL (docs/rl.md, "Speed"). The
 modules below are plain type-checked Python that mypyc turns into C extensions placed beside their sources, where
@@ -6,11 +6,17 @@ Python imports them first. ``src/sichuan_mahjong/compiled.txt`` records the hash
 package source they import: if one changes afterwards, ``import sichuan_mahjong`` refuses to run the stale
 extensions and says what to do.
 
-Needs a C compiler and Python's headers (Debian: ``gcc``, ``python3-dev``) and mypy (the ``dev`` extra).
+Needs a C compiler and Python's headers (Debian: ``gcc``, ``python3-dev``), mypy and setuptools (the ``compile``
+extra, which ``make compiled`` installs).
 
-    python scripts/compile.py             # build in place (about a minute)
-    python scripts/compile.py --clean     # remove every compiled module and the record
+    python scripts/compile.py --venv      # build into this venv alone (`make compiled`; about a minute)
+    python scripts/compile.py             # build in place, beside the sources (every venv of the clone sees it)
+    python scripts/compile.py --clean     # remove every compiled module built in place and the record
     python scripts/compile.py --into DIR  # a compiled copy of the package in DIR (put DIR first on PYTHONPATH)
+
+``--venv`` compiles a copy (in build/venv-compiled) and moves its extensions and record to
+``<venv>/sichuan_mahjong_compiled`` (``SCMJ_COMPILED_DIR`` overrides it), where ``sichuan_mahjong/compiled.py``
+finds them on import: run it with the venv's own Python.
 
 ``make test`` runs the engine's tests a second time against a copy built with ``--into`` (build/compiled).
 """
@@ -22,6 +28,7 @@ import ast
 import hashlib
 import os
 import shutil
+import sys
 import tempfile
 from pathlib import Path
 
@@ -121,13 +128,36 @@ def copy_package(into: Path) -> Path:
     return into
 
 
+def venv_build() -> Path:
+    """Where this venv's build goes (as sichuan_mahjong/compiled.py finds it; this script cannot import it)."""
+    return Path(os.environ.get("SCMJ_COMPILED_DIR") or Path(sys.prefix) / "sichuan_mahjong_compiled")
+
+
+def build_venv(target: Path) -> None:
+    """Compile a copy, then move its extensions and record to ``target`` (old contents replaced)."""
+    staging = copy_package(SRC.parent / "build" / "venv-compiled")
+    build(staging)
+    shutil.rmtree(target, ignore_errors=True)
+    for path in built_files(staging):
+        dest = target / path.relative_to(staging)
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        shutil.move(path, dest)
+    shutil.rmtree(staging)
+    print(f"installed into {target}: only this venv ({sys.prefix}) runs compiled; `make pure` removes it")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clean", action="store_true", help="remove the compiled modules instead")
     parser.add_argument("--into", type=Path, metavar="DIR", help="compile a copy of the package in DIR instead")
+    parser.add_argument("--venv", action="store_true", help="build into this venv alone (make compiled)")
     args = parser.parse_args()
     if args.clean:
         clean(args.into.resolve() if args.into else SRC)
+        if args.venv:
+            shutil.rmtree(venv_build(), ignore_errors=True)
+    elif args.venv:
+        build_venv(venv_build())
     else:
         build(copy_package(args.into) if args.into else SRC)
 

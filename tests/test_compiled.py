@@ -95,3 +95,58 @@ def test_the_bots_run_without_mypy_extensions() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["2"]
+
+
+def _venv_layout(copy: Path, into: Path) -> None:
+    """A venv build (what ``scripts/compile.py --venv`` leaves) made of a compiled copy's extensions and record."""
+    files = [copy / "sichuan_mahjong" / "compiled.txt", *copy.glob("sichuan_mahjong_native*")]
+    for suffix in EXTENSION_SUFFIXES:
+        files += (copy / "sichuan_mahjong").rglob(f"*{suffix}")
+    for f in files:
+        dest = into / f.relative_to(copy)
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        dest.write_bytes(f.read_bytes())
+
+
+PROBE = """
+import pickle
+import numpy as np
+import sichuan_mahjong as sm
+from sichuan_mahjong import compiled, rl
+import sichuan_mahjong.game.state as state
+e = rl.env(rules="app", seed=1)
+e.reset()
+for _ in range(20):
+    e.step(int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])[0]))
+twin = pickle.loads(pickle.dumps(e))
+assert np.array_equal(twin.observe(twin.agent_selection)["observation"], e.observe(e.agent_selection)["observation"])
+print(len(compiled.modules()), state.__file__)
+"""
+
+
+@pytest.mark.skipif(not os.environ.get("SCMJ_EXPECT_COMPILED"), reason="uses the compiled copy of make test's pass")
+def test_a_venv_build_runs_only_where_it_was_put(tmp_path: Path) -> None:
+    """``make compiled`` puts the build in the venv (SCMJ_COMPILED_DIR stands for another venv's here): the pure
+    sources then run compiled there, and nowhere else; SCMJ_PURE ignores it; a changed source is refused."""
+    copy = Path(compiled.__file__).resolve().parent.parent  # the compiled copy this pass runs (build/compiled)
+    src = Path(__file__).resolve().parents[1] / "src"
+    build = tmp_path / "venv" / "sichuan_mahjong_compiled"
+    _venv_layout(copy, build)
+    base = {k: v for k, v in os.environ.items() if k != "SCMJ_EXPECT_COMPILED"} | {"PYTHONPATH": str(src)}
+
+    def probe(**env: str) -> subprocess.CompletedProcess[str]:
+        run = [sys.executable, "-c", PROBE]
+        return subprocess.run(run, env=base | env, capture_output=True, text=True, check=False, timeout=300)
+
+    here = probe(SCMJ_COMPILED_DIR=str(build))
+    assert here.returncode == 0, here.stderr
+    count, path = here.stdout.split()
+    assert int(count) == len(ENGINE) and path.startswith(str(build)) and path.endswith(tuple(EXTENSION_SUFFIXES))
+    elsewhere = probe(SCMJ_COMPILED_DIR=str(tmp_path / "another-venv"))
+    assert elsewhere.returncode == 0 and elsewhere.stdout.split() == ["0", str(src / "sichuan_mahjong/game/state.py")]
+    pure = probe(SCMJ_COMPILED_DIR=str(build), SCMJ_PURE="1")
+    assert pure.returncode == 0 and pure.stdout.split()[0] == "0"
+    record = build / "sichuan_mahjong" / "compiled.txt"
+    record.write_text("0" * 64 + record.read_text()[64:])  # as if game/state.py changed since
+    stale = probe(SCMJ_COMPILED_DIR=str(build))
+    assert stale.returncode != 0 and "StaleCompiledModuleError" in stale.stderr and "make compiled" in stale.stderr

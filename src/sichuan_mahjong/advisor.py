@@ -40,6 +40,7 @@ from sichuan_mahjong.tiles import (
     excerpt,
     format_tiles,
     parse_tiles,
+    tile_words,
     to_index,
 )
 
@@ -276,7 +277,7 @@ def advise(
         rows.append(DiscardAdvice(c.discard, c.shanten, useful, total, waits, kong_risk))
     rows.sort(key=_rank_key(hand))
     win = _win_of(hand, melds, rules)
-    zh, en = _reasons(rows, win, _style(style))
+    zh, en = _reasons(rows, win, style)
     return Advice(tuple(Tile(t) for t in sorted(hand)), melds, tuple(rows), win, zh, en)
 
 
@@ -319,15 +320,22 @@ def _rank_key(hand: Sequence[int]) -> Callable[[DiscardAdvice], tuple[int, int, 
     return key
 
 
-def _reasons(rows: list[DiscardAdvice], win: Score | None, style: Literal["compact", "zh", "glyph"]) -> tuple[str, str]:
-    def name(t: Tile) -> str:
-        return format_tiles([t], style=style)
+def _reasons(rows: list[DiscardAdvice], win: Score | None, style: str) -> tuple[str, str]:
+    """The best discard's reason in zh and en; style ``words`` (the web table) names tiles as players say them
+    in each language (九条 / 9 Bam), any other style as :func:`format_tiles` writes it in both."""
 
-    def waits_text(r: DiscardAdvice) -> str:
+    def namer(lang: str) -> Callable[[Tile], str]:
+        if style == "words":
+            return lambda t: tile_words(t, lang)
+        fixed = _style(style)
+        return lambda t: format_tiles([t], style=fixed)
+
+    nz, ne = namer("zh"), namer("en")
+
+    def waits_text(r: DiscardAdvice, name: Callable[[Tile], str]) -> str:
         return "/".join(name(w.tile) for w in r.waits) or "-"
 
     best = rows[0]
-    d = name(best.discard)
     other = next((r for r in rows[1:] if r.shanten == best.shanten), None)
     if best.shanten == 0:
         fan = best.best_fan or 0
@@ -335,23 +343,23 @@ def _reasons(rows: list[DiscardAdvice], win: Score | None, style: Literal["compa
         fans_zh = f"{low}番" if low == fan else f"{low}-{fan}番"
         fans_en = f"{low} fan" if low == fan else f"{low}-{fan} fan"
         if not best.waits:
-            zh = f"打{d}：听牌，但叫牌已无剩余"
-            en = f"Discard {d}: ready, but no winning tile is left unseen."
+            zh = f"打{nz(best.discard)}：听牌，但叫牌已无剩余"
+            en = f"Discard {ne(best.discard)}: ready, but no winning tile is left unseen."
         else:
-            zh = f"打{d}：听{waits_text(best)}，剩{best.total}张，{fans_zh}"
-            en = f"Discard {d}: ready, waiting on {waits_text(best)} with {best.total} live tiles"
+            zh = f"打{nz(best.discard)}：听{waits_text(best, nz)}，剩{best.total}张，{fans_zh}"
+            en = f"Discard {ne(best.discard)}: ready, waiting on {waits_text(best, ne)} with {best.total} live tiles"
             if other is not None and other.waits:
-                zh += f"（打{name(other.discard)}听{waits_text(other)}只剩{other.total}张）"
-                en += f" (discarding {name(other.discard)} waits on {waits_text(other)} with {other.total})"
+                zh += f"（打{nz(other.discard)}听{waits_text(other, nz)}只剩{other.total}张）"
+                en += f" (discarding {ne(other.discard)} waits on {waits_text(other, ne)} with {other.total})"
             en += "." if fan == 0 else f", worth {fans_en}."
     else:
-        zh = f"打{d}：{_shanten_zh(best.shanten)}，进张{len(best.useful)}种{best.total}张"
+        zh = f"打{nz(best.discard)}：{_shanten_zh(best.shanten)}，进张{len(best.useful)}种{best.total}张"
         kinds = len(best.useful)
         plural = "s" if kinds != 1 else ""
-        en = f"Discard {d}: {best.shanten} from ready, {best.total} useful tiles ({kinds} kind{plural})"
+        en = f"Discard {ne(best.discard)}: {best.shanten} from ready, {best.total} useful tiles ({kinds} kind{plural})"
         if other is not None and other.total < best.total:
-            zh += f"（比打{name(other.discard)}多{best.total - other.total}张）"
-            en += f", {best.total - other.total} more than discarding {name(other.discard)}"
+            zh += f"（比打{nz(other.discard)}多{best.total - other.total}张）"
+            en += f", {best.total - other.total} more than discarding {ne(other.discard)}"
         en += "."
     if best.kong_risk is False and other is not None and other.kong_risk and best.value == other.value:
         zh += "；不给别人开杠"

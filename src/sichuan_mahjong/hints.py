@@ -26,7 +26,7 @@ from sichuan_mahjong.game import Action, ActionKind, Observation
 from sichuan_mahjong.hand.analysis import shanten, useful_tiles, waits
 from sichuan_mahjong.hand.melds import Meld, MeldKind
 from sichuan_mahjong.scoring import NotWinningError, score_hand
-from sichuan_mahjong.tiles import NUM_KINDS, Tile
+from sichuan_mahjong.tiles import NUM_KINDS, Tile, tile_words
 
 __all__ = [
     "ChoiceAdvice",
@@ -206,7 +206,8 @@ def advise_view(view: Observation, *, style: str = "compact") -> ChoiceAdvice:
     Options are ranked by steps from ready, then live useful tiles; a win is always first. A kong is preferred
     to the alternative it does not set back (it pays in the kong modes and draws a tile); a pung only when it
     brings the hand closer, or as close with more live tiles. Plans for a bigger hand (清一色, 对子胡) are the
-    bots' business, not this table's hint. ``style`` writes the tiles of the discard table's reasons.
+    bots' business, not this table's hint. ``style`` writes the tiles of the reasons (``words``: as players say
+    them in each language, 九条 / 9 Bam, for the web table).
     """
     legal = view.legal
     kinds = {a.kind for a in legal}
@@ -232,7 +233,7 @@ def advise_view(view: Observation, *, style: str = "compact") -> ChoiceAdvice:
                 options.append(Option(a, s, n))
         options.append(Option(Action.discard(best.discard), best.shanten, best.total, best.discard))
         options.sort(key=_rank)
-        zh, en = _words(options, discards)
+        zh, en = _words(options, discards, style)
         return ChoiceAdvice("discard", tuple(options), zh, en, discards)
     tile = view.pending_tile
     if tile is None or not kinds & {ActionKind.HU, ActionKind.PUNG, ActionKind.KONG}:
@@ -252,7 +253,7 @@ def advise_view(view: Observation, *, style: str = "compact") -> ChoiceAdvice:
             s, n, d = _after_discard(_without(hand, tile, 2), pung, [*seen, tile], void)
             options.append(Option(a, s, n, d))
     options.sort(key=_rank)
-    zh, en = _words(options, None)
+    zh, en = _words(options, None, style)
     return ChoiceAdvice("claim", tuple(options), zh, en)
 
 
@@ -276,31 +277,35 @@ def _state_en(o: Option) -> str:
     return "ready" if o.shanten == 0 else f"{o.shanten} from ready"
 
 
-def _verb(o: Option) -> tuple[str, str]:
+def _verb(o: Option, style: str) -> tuple[str, str]:
     kind, tile = o.action.kind, o.action.tile
+
+    def name(t: Tile | None, lang: str) -> str:
+        return tile_words(t, lang) if style == "words" and t is not None else str(t)
+
     if kind is ActionKind.PUNG:
-        return f"碰（再打{o.discard}）", f"Pung (then discard {o.discard})"
+        return f"碰（再打{name(o.discard, 'zh')}）", f"Pung (then discard {name(o.discard, 'en')})"
     if kind is ActionKind.KONG:
         return "杠", "Kong"
     if kind in (ActionKind.CONCEALED_KONG, ActionKind.ADDED_KONG):
-        return f"杠{tile}", f"Kong {tile}"
+        return f"杠{name(tile, 'zh')}", f"Kong {name(tile, 'en')}"
     if kind is ActionKind.PASS:
         return "过", "Pass"
-    return f"打{tile}", f"Discard {tile}"
+    return f"打{name(tile, 'zh')}", f"Discard {name(tile, 'en')}"
 
 
-def _words(options: Sequence[Option], discards: Advice | None) -> tuple[str, str]:
+def _words(options: Sequence[Option], discards: Advice | None, style: str) -> tuple[str, str]:
     best = options[0]
     if best.action.kind is ActionKind.HU:
         return f"胡！{best.fan}番", f"Win: hu, {best.fan} fan."
     if best.action.kind is ActionKind.DISCARD and discards is not None and len(options) == 1:
         return discards.reason_zh, discards.reason_en
-    zh_verb, en_verb = _verb(best)
+    zh_verb, en_verb = _verb(best, style)
     zh = f"{zh_verb}：{_state_zh(best)}，进张{best.live}张"
     en = f"{en_verb}: {_state_en(best)}, {best.live} live useful tiles"
     other = next((o for o in options[1:] if o.action.kind is not ActionKind.HU), None)
     if other is not None:
-        o_zh, o_en = _verb(other)
+        o_zh, o_en = _verb(other, style)
         zh += f"（{o_zh}：{_state_zh(other)}，进张{other.live}张）"
         en += f" ({o_en}: {_state_en(other)}, {other.live})"
     return zh, en + "."

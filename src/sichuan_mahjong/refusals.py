@@ -22,8 +22,8 @@ from collections.abc import Callable
 
 from sichuan_mahjong.game import Action, ActionKind, Observation
 from sichuan_mahjong.hand.analysis import is_winning
-from sichuan_mahjong.text import action_text, mode_name, seat_name, suit_name, tile_text
-from sichuan_mahjong.tiles import Tile
+from sichuan_mahjong.text import action_text, mode_name, seat_name, seat_place, suit_name, tile_text
+from sichuan_mahjong.tiles import SUIT_WORDS, Tile, tile_words
 
 __all__ = ["refusal"]
 
@@ -90,6 +90,18 @@ _WHY: dict[str, tuple[str, str]] = {
     ),
 }
 
+#: The web table's own words where the terminal's name its keys (style ``words``: it is tapped, not typed).
+_TAPPED: dict[str, tuple[str, str]] = {
+    "must_win": (
+        "后4张必胡：牌墙只剩 {} 张，你听的牌来了，只能胡",
+        "后4张必胡: {} tiles left in the wall and your winning tile is here: you must win",
+    ),
+    "phase_exchange": ("先换三张：点选同一花色的三张，再按“换牌”", "First exchange three: tap three tiles of one suit"),
+    "phase_void": ("先定缺：选缺哪一门", "First choose your void suit"),
+    "phase_declare": ("先决定报不报叫", "First say whether you declare ready"),
+    "no_pass": ("轮到你出牌，没有可以过的：点一张牌打出", "It is your turn to discard, there is nothing to pass"),
+}
+
 _VERB: dict[ActionKind, tuple[str, str]] = {
     ActionKind.PUNG: ("碰", "pung"),
     ActionKind.KONG: ("杠", "kong"),
@@ -103,8 +115,8 @@ _KEYS: dict[ActionKind, str] = {
 }
 
 
-def _say(key: str, lang: str, *args: object) -> str:
-    zh, en = _WHY[key]
+def _say(key: str, lang: str, *args: object, tapped: bool = False) -> str:
+    zh, en = _TAPPED[key] if tapped and key in _TAPPED else _WHY[key]
     return (zh if lang == "zh" else en).format(*args)
 
 
@@ -112,7 +124,18 @@ def refusal(action: Action, view: Observation, lang: str, style: str) -> str | N
     """Why ``action`` is not the player's to make now, or None when it is legal or the table has no words for it.
 
     ``view`` is the player's own view (its ``legal`` answers are the engine's); nothing outside it is used.
+    ``style`` writes tiles as the terminal does (``compact`` 5p, ``zh`` 五筒, ``glyph``), or ``words`` for the web
+    table: tiles as players say them in ``lang`` (五筒 / 5 Dot), seats by their place only (上家 / Left: every
+    seat is drawn in its place), no keys.
     """
+    if style == "words":
+        return _refusal(action, view, lang, style, seat_place, tapped=True)
+    return _refusal(action, view, lang, style, seat_name, tapped=False)
+
+
+def _refusal(
+    action: Action, view: Observation, lang: str, style: str, seat_name: Callable[[int, str, int], str], *, tapped: bool
+) -> str | None:
     legal = view.legal
     if action in legal:
         return None
@@ -121,7 +144,9 @@ def refusal(action: Action, view: Observation, lang: str, style: str) -> str | N
     zh = lang == "zh"
 
     def tile(t: Tile | None) -> str:
-        return tile_text(t, style).strip() if t is not None else "?"
+        if t is None:
+            return "?"
+        return tile_words(t, lang) if tapped else tile_text(t, style).strip()
 
     def verb(k: ActionKind) -> str:
         pair = _VERB.get(k)
@@ -129,54 +154,67 @@ def refusal(action: Action, view: Observation, lang: str, style: str) -> str | N
 
     def options() -> str:
         sep = "、" if zh else " / "
+        if tapped:
+            return sep.join(action_text(a, lang, style) for a in legal)
         return sep.join(f"{_KEYS.get(a.kind, '')} {action_text(a, lang, style)}".strip() for a in legal)
 
+    def say(key: str, *args: object) -> str:
+        return _say(key, lang, *args, tapped=tapped)
+
     if view.is_over:
-        return _say("over", lang)
+        return say("over")
     if not view.active[me]:
-        return _say("won", lang)
+        return say("won")
     claimable = kind in (ActionKind.PUNG, ActionKind.KONG, ActionKind.HU) and view.phase in ("claim", "rob")
     if not legal and not claimable:
         if view.phase == "play" and view.turn != me:
-            return _say("not_your_turn", lang, seat_name(view.turn, lang, me))
+            return say("not_your_turn", seat_name(view.turn, lang, me))
         if view.phase in ("claim", "rob"):
-            return _say("others_decide", lang, seat_name(view.turn, lang, me), tile(view.pending_tile))
-        return _say("nothing_asked", lang)
+            return say("others_decide", seat_name(view.turn, lang, me), tile(view.pending_tile))
+        return say("nothing_asked")
     if legal and all(a.kind is ActionKind.HU for a in legal):
-        return _say("must_win", lang, view.wall_count)
+        return say("must_win", view.wall_count)
     answers_phase = kind in (ActionKind.EXCHANGE, ActionKind.VOID) or (
         view.phase == "declare" and kind in (ActionKind.DECLARE_READY, ActionKind.PASS)
     )
     if view.phase in ("exchange", "void", "declare") and not answers_phase:
-        return _say(f"phase_{view.phase}", lang)
+        return say(f"phase_{view.phase}")
     if kind is ActionKind.DISCARD:
-        return _discard(action, view, lang, tile, options)
+        return _discard(action, view, lang, tile, options, seat_name, tapped)
     if kind in (ActionKind.PUNG, ActionKind.KONG) and view.phase in ("claim", "rob"):
         return _claim(kind, view, lang, tile, verb)
     if kind is ActionKind.PUNG:
-        return _say("no_discard_to_claim", lang, verb(kind), verb(kind))
+        return say("no_discard_to_claim", verb(kind), verb(kind))
     if kind in (ActionKind.KONG, ActionKind.CONCEALED_KONG, ActionKind.ADDED_KONG):
         if not view.rules.kongs_pay:
-            return _say("no_kongs_mode", lang, mode_name(view.rules.mode, lang))
+            return say("no_kongs_mode", mode_name(view.rules.mode, lang))
         if view.wall_count == 0:
-            return _say("wall_empty", lang, verb(ActionKind.KONG))
+            return say("wall_empty", verb(ActionKind.KONG))
         if view.ready[me]:
-            return _say("kong_ready", lang)
-        return _say("no_kong", lang)
+            return say("kong_ready")
+        return say("no_kong")
     if kind is ActionKind.HU:
         return _hu(view, lang, tile)
     if kind is ActionKind.DECLARE_READY:
         if not view.rules.declare_ready:
-            return _say("ready_off", lang)
+            return say("ready_off")
         if view.ready[me]:
-            return _say("already_ready", lang)
-        return _say("ready_when", lang)
+            return say("already_ready")
+        return say("ready_when")
     if kind is ActionKind.PASS and view.phase == "play":
-        return _say("no_pass", lang)
+        return say("no_pass")
     return None
 
 
-def _discard(action: Action, view: Observation, lang: str, tile: _TileText, options: _Options) -> str | None:
+def _discard(
+    action: Action,
+    view: Observation,
+    lang: str,
+    tile: _TileText,
+    options: _Options,
+    seat_name: Callable[[int, str, int], str],
+    tapped: bool,
+) -> str | None:
     me = view.seat
     if view.phase in ("claim", "rob"):
         key = "answer_claim" if view.phase == "claim" else "answer_rob"
@@ -190,7 +228,8 @@ def _discard(action: Action, view: Observation, lang: str, tile: _TileText, opti
         return _say("ready_discard", lang, tile(view.drawn))
     void = view.voids[me]
     if void is not None and t.suit_index != void and any(x.suit_index == void for x in view.tiles):
-        return _say("void_first", lang, suit_name(void, lang))
+        suit = SUIT_WORDS["zh" if lang == "zh" else "en"][void] if tapped else suit_name(void, lang)
+        return _say("void_first", lang, suit)
     return None
 
 

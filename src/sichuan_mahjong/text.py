@@ -24,7 +24,7 @@ from sichuan_mahjong.describe import END_REASONS, payment_reason, tile_text, til
 from sichuan_mahjong.game.actions import Action, ActionKind
 from sichuan_mahjong.game.events import Event
 from sichuan_mahjong.hand.melds import Meld, MeldKind
-from sichuan_mahjong.tiles import SUIT_NAMES_EN, SUIT_NAMES_ZH, Tile
+from sichuan_mahjong.tiles import SUIT_NAMES_EN, SUIT_NAMES_ZH, Tile, tile_words
 
 __all__ = [
     "LANGS",
@@ -39,6 +39,7 @@ __all__ = [
     "rules_name",
     "seat_name",
     "seat_object",
+    "seat_place",
     "suit_name",
     "tile_text",
     "tiles_line",
@@ -55,6 +56,9 @@ _WORDS: Final[dict[str, tuple[str, str]]] = {
     "seat_1": ("下家({})", "Right ({})"),
     "seat_2": ("对家({})", "Across ({})"),
     "seat_3": ("上家({})", "Left ({})"),
+    "place_1": ("下家", "Right"),
+    "place_2": ("对家", "Across"),
+    "place_3": ("上家", "Left"),
     "mode_standard": ("标准打法", "standard"),
     "mode_standard_kong": ("标准下雨", "standard + kongs"),
     "mode_bloody": ("标准血战", "bloody"),
@@ -135,6 +139,7 @@ _WORDS: Final[dict[str, tuple[str, str]]] = {
     "totals": ("累计", "Match totals"),
     "next_dealer": ("下一局庄家：{}", "Next dealer: {}"),
     "saved": ("记录已保存：{}", "Record saved: {}"),
+    "review_hint": ("复盘（逐手对比大师）：{}", "Review your play against the master: {}"),
     "save_failed": ("记录没能保存（{}），游戏继续", "The record could not be saved ({}); the game goes on"),
     "continue": (
         "回车 下一局   ↑/↓ PgUp/PgDn 翻看   v 回放这一局   q 退出",
@@ -186,6 +191,14 @@ def seat_name(seat: int, lang: str, human: int = 0) -> str:
     if seat == human:
         return tr("you", lang)
     return tr(f"seat_{(seat - human) % 4}", lang, seat)
+
+
+def seat_place(seat: int, lang: str, human: int = 0) -> str:
+    """Where a seat sits from the player, without its number: ``你`` / ``下家`` / ``对家`` / ``上家`` (the web table,
+    where every seat is drawn in its place)."""
+    if seat == human:
+        return tr("you", lang)
+    return tr(f"place_{(seat - human) % 4}", lang)
 
 
 def seat_object(seat: int, lang: str, human: int = 0) -> str:
@@ -248,15 +261,23 @@ _ACTION_WORDS: Final = {
 
 
 def action_text(action: Action, lang: str, style: str) -> str:
-    """``hu`` -> 胡 / hu; ``discard 5p`` -> 打 五筒 / discard 5p; ``void m`` -> 定缺 萬."""
+    """``hu`` -> 胡 / hu; ``discard 5p`` -> 打 五筒 / discard 5p; ``void m`` -> 定缺 萬.
+
+    Style ``words`` (the web table) writes tiles as players say them in ``lang`` (打 五筒 / discard 5 Dot).
+    """
     zh, en = _ACTION_WORDS[action.kind]
     word = zh if lang == "zh" else en
+
+    def tile(t: Tile) -> str:
+        return tile_words(t, lang) if style == "words" else tile_text(t, style).strip()
+
     if action.tile is not None:
-        return f"{word} {tile_text(action.tile, style).strip()}"
+        return f"{word} {tile(action.tile)}"
     if action.kind is ActionKind.VOID:
         return f"{word} {suit_name(action.suit_index, lang)}"
     if action.kind is ActionKind.EXCHANGE:
-        return f"{word} {tiles_line([Tile(t) for t in action.exchange], style)}"
+        exchange = [Tile(t) for t in action.exchange]
+        return f"{word} {' '.join(map(tile, exchange)) if style == 'words' else tiles_line(exchange, style)}"
     return word
 
 

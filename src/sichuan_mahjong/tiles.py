@@ -19,6 +19,7 @@ from typing import ClassVar, Final, Literal
 __all__ = [
     "NUM_KINDS",
     "SUITS",
+    "SUIT_WORDS",
     "Tile",
     "TileParseError",
     "TooManyCopiesError",
@@ -27,6 +28,7 @@ __all__ = [
     "format_tiles",
     "parse_tiles",
     "suit_keys",
+    "tile_words",
     "tiles_of_counts",
 ]
 
@@ -39,6 +41,8 @@ POW5: Final = tuple(5**r for r in range(9))
 SUIT_NAMES_ZH: Final = ("萬", "筒", "條")
 SUIT_NAMES_EN: Final = ("characters", "dots", "bamboo")
 _RANK_ZH: Final = "一二三四五六七八九"
+#: A suit as a player says it: simplified Chinese (九条) and the short English names (9 Bam) of the web table.
+SUIT_WORDS: Final = {"zh": ("万", "筒", "条"), "en": ("Crak", "Dot", "Bam")}
 _SUIT_OF_CHAR: Final = {
     "m": 0, "p": 1, "s": 2,
     "萬": 0, "万": 0, "筒": 1, "饼": 1, "餅": 1, "條": 2, "条": 2, "索": 2,
@@ -273,3 +277,13 @@ def suit_keys(counts: Sequence[int]) -> tuple[int, int, int]:
         sum(counts[9 + r] * POW5[r] for r in range(9)),
         sum(counts[18 + r] * POW5[r] for r in range(9)),
     )
+
+
+def tile_words(tile: Tile, lang: str) -> str:
+    """A tile as players say it: ``九条`` in Chinese, ``9 Bam`` in English (the web table's words).
+
+    >>> tile_words(Tile.from_str("9s"), "zh"), tile_words(Tile.from_str("9s"), "en")
+    ('九条', '9 Bam')
+    """
+    suit = SUIT_WORDS["zh" if lang == "zh" else "en"][tile.suit_index]
+    return f"{_RANK_ZH[tile.rank - 1]}{suit}" if lang == "zh" else f"{tile.rank} {suit}"

@@ -91,7 +91,7 @@ class Recorder:
         if m["type"] == "advice":  # the advisor's hypothetical tiles: exactly its word on the seat's own view
             assert self.seat is not None and self.seat in game.to_act()
             assert {k: v for k, v in m.items() if k not in ("type", "seq")} == json.loads(
-                json.dumps(advise_view(game.view(self.seat)).to_dict())
+                json.dumps(advise_view(game.view(self.seat), style="words").to_dict())
             )
             return
         assert m["type"] == "view", m["type"]

@@ -93,7 +93,8 @@ def test_the_turn_timer_passes_or_discards_the_drawn_tile() -> None:
         assert room.match is not None and room.match.is_over
         game = room.match.games[0]
         mine = [str(e.data["action"]) for e in game.events if e.type == "act" and e.seat == 0]
-        assert mine and all(a == "pass" or a.startswith("discard ") for a in mine)
+        # the timer answers twice; then the seat is in 托管 and the stand-in bot plays it (test_server_flow.py)
+        assert len(mine) >= 2 and all(a == "pass" or a.startswith("discard ") for a in mine[:2])
         views = [m for m in inbox.seen if m["type"] == "view" and m["legal"]]
         assert all(isinstance(v["room"]["deadline_ms"], int) for v in views)
 

@@ -908,3 +908,22 @@ def test_a_page_taller_than_the_terminal_scrolls_by_keys(tmp_path: Path) -> None
             assert box.scroll_y == 0 and app.screen is box.screen  # scrolling did not close the page
 
     run(go())
+
+
+def test_the_end_of_the_match_offers_the_review_of_your_seat(tmp_path: Path) -> None:
+    """The last hand's page and the way out print the command that reviews seat 0 over the saved match."""
+
+    async def go() -> None:
+        app = MahjongApp(settings(tmp_path, hands=1))
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            await play_hand_by_keys(pilot, app)
+            (match,) = tmp_path.glob("*-match.jsonl")
+            hint = f"Review your play against the master: scmj review {match} --seat 0"
+            assert isinstance(app.screen, HandOverScreen) and hint in screen_text(app)
+            await pilot.press("q")
+            await pilot.pause()
+        assert app.farewell[-1] == hint
+        assert main(["review", str(match), "--seat", "0", "--samples", "2"]) == 0
+
+    run(go())

@@ -1,4 +1,4 @@
-"""Bots behind one protocol, ``act(view, legal) -> action``, selectable by name.
+"""Bots behind one protocol, ``act(view, legal) -> action``, selectable by name or ``module:factory`` (your own).
 
 >>> from sichuan_mahjong.agents import make_agent, agent_names
 >>> agent_names()
@@ -7,7 +7,15 @@
 'efficient'
 """
 
-from sichuan_mahjong.agents.base import AGENTS, Agent, UnknownAgentError, agent_names, make_agent, register
+from sichuan_mahjong.agents.base import (
+    AGENTS,
+    Agent,
+    UnknownAgentError,
+    agent_names,
+    check_agent,
+    make_agent,
+    register,
+)
 from sichuan_mahjong.agents.efficient import EfficientAgent
 from sichuan_mahjong.agents.expert import ExpertAgent
 from sichuan_mahjong.agents.master import MasterAgent
@@ -22,6 +30,7 @@ __all__ = [
     "RandomAgent",
     "UnknownAgentError",
     "agent_names",
+    "check_agent",
     "make_agent",
     "register",
 ]

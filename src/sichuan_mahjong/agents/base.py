@@ -13,7 +13,16 @@ from typing import Protocol, TypeVar, runtime_checkable
 from sichuan_mahjong.game.actions import Action
 from sichuan_mahjong.game.view import Observation
 
-__all__ = ["AGENTS", "Agent", "UnknownAgentError", "agent_names", "make_agent", "mypyc_attr", "register"]
+__all__ = [
+    "AGENTS",
+    "Agent",
+    "UnknownAgentError",
+    "agent_names",
+    "check_agent",
+    "make_agent",
+    "mypyc_attr",
+    "register",
+]
 
 _T = TypeVar("_T")
 
@@ -65,9 +74,26 @@ def agent_names() -> list[str]:
 
 
 def make_agent(name: str, seed: int | None = None) -> Agent:
-    """A new bot by name (``random``, ``efficient``, ``expert``, ``master``); its own ``random.Random(seed)``."""
+    """A new bot by name (``random``, ``efficient``, ``expert``, ``master``); its own ``random.Random(seed)``.
+
+    ``module:factory`` makes your own: any importable callable returning an Agent (agents/spec.py)."""
+    if ":" in name:
+        from sichuan_mahjong.agents.spec import make_from_spec
+
+        return make_from_spec(name, seed)
     try:
         factory = AGENTS[name]
     except KeyError:
-        raise UnknownAgentError(f"unknown bot {name!r}; bots: {', '.join(agent_names())}") from None
+        raise UnknownAgentError(
+            f"unknown bot {name!r}; bots: {', '.join(agent_names())}, or module:factory for your own"
+        ) from None
     return factory(seed)
+
+
+def check_agent(name: str) -> None:
+    """Raise UnknownAgentError unless ``name`` is a registered bot or a ``module:factory`` spec that makes one
+    (made once here, so that a table fails before its first hand rather than in a worker)."""
+    if ":" in name:
+        make_agent(name, 0)
+    elif name not in AGENTS:
+        make_agent(name)  # raises, listing the bots

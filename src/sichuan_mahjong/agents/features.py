@@ -29,10 +29,10 @@ rows       name                meaning
 56-59      ready               broadcast: the seat declared ready (报叫)
 60-63      active              broadcast: the seat is still in the hand (血战: not yet won)
 64-67      concealed           broadcast: the seat's concealed tile count / 14
-68-71      scores              broadcast: the seat's points so far in this hand / 16 (unbounded)
+68-71      scores              broadcast: the seat's points so far in this hand / 16, clipped to ±4096 points
 72         wall                broadcast: tiles left in the wall / 55
 73         pass_lock           broadcast: 1 while this seat's own 过水不胡 lock holds (R9.1)
-74         pass_lock_fan       broadcast: that lock's fan / 8 (a win must beat it), 0 when unlocked
+74         pass_lock_fan       broadcast: that lock's fan / 8 (a win must beat it; clipped at 32 fan), 0 unlocked
 75-81      phase               broadcast one-hot: exchange, void, declare, play, claim, rob, over
 82-85      turn                broadcast one-hot: the seat on turn, or whose discard / added kong is pending
 86-89      dealer              broadcast one-hot: the dealer
@@ -85,7 +85,12 @@ class Plane(NamedTuple):
     high: float
 
 
-_INF: Final = float("inf")
+SCORE_SCALE: Final = 16.0
+LOCK_FAN_SCALE: Final = 8.0
+#: The score rows clip a seat's points at ±SCORE_LIMIT and the lock row its fan at LOCK_FAN_LIMIT, so every row
+#: has finite bounds (a Box that normalising wrappers accept); no capped hand comes near either.
+SCORE_LIMIT: Final = 4096
+LOCK_FAN_LIMIT: Final = 32
 _SPEC: Final = (
     ("hand", 4, 1.0),
     ("drawn", 1, 1.0),
@@ -103,10 +108,10 @@ _SPEC: Final = (
     ("ready", 4, 1.0),
     ("active", 4, 1.0),
     ("concealed", 4, 1.0),
-    ("scores", 4, _INF),
+    ("scores", 4, SCORE_LIMIT / SCORE_SCALE),
     ("wall", 1, 1.0),
     ("pass_lock", 1, 1.0),
-    ("pass_lock_fan", 1, _INF),
+    ("pass_lock_fan", 1, LOCK_FAN_LIMIT / LOCK_FAN_SCALE),
     ("phase", len(PHASES), 1.0),
     ("turn", 4, 1.0),
     ("dealer", 4, 1.0),
@@ -117,7 +122,7 @@ def _layout() -> tuple[Plane, ...]:
     planes = []
     start = 0
     for name, rows, high in _SPEC:
-        planes.append(Plane(name, start, rows, -_INF if name == "scores" else 0.0, high))
+        planes.append(Plane(name, start, rows, -high if name == "scores" else 0.0, high))
         start += rows
     return tuple(planes)
 
@@ -127,8 +132,6 @@ PLANES: Final = _layout()
 NUM_PLANES: Final = PLANES[-1].start + PLANES[-1].rows
 OBS_SHAPE: Final = (NUM_PLANES, NUM_KINDS)
 _ROW: Final = {p.name: p.start for p in PLANES}
-SCORE_SCALE: Final = 16.0
-LOCK_FAN_SCALE: Final = 8.0
 WALL_TILES: Final = 55.0
 _RIVER_ROWS: Final = 6
 
@@ -272,7 +275,8 @@ class Encoder:
 
         values = [
             *hidden[me:], *hidden[:me], *ready[me:], *ready[:me], *active[me:], *active[:me],
-            *counts[me:], *counts[:me], *scores[me:], *scores[:me], wall, lock is not None, lock or 0, *_ZEROS,
+            *counts[me:], *counts[:me], *clipped(scores[me:]), *clipped(scores[:me]), wall, lock is not None,
+            min(lock or 0, LOCK_FAN_LIMIT), *_ZEROS,
         ]  # fmt: skip
         values[_PHASE[phase]] = 1.0
         values[_TURN + ((turn - me) & 3)] = 1.0
@@ -286,6 +290,11 @@ class Encoder:
             seen[i] += 1.0
         out[_UNSEEN : _UNSEEN + 4] = seen <= _SEEN_AT_MOST
         return out
+
+
+def clipped(scores: tuple[int, ...]) -> list[int]:
+    """Points clipped to ±:data:`SCORE_LIMIT`, as the score rows hold them."""
+    return [max(-SCORE_LIMIT, min(SCORE_LIMIT, x)) for x in scores]
 
 
 def _void_block(voids: tuple[int | None, ...], me: int) -> Array:

@@ -42,7 +42,8 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "--bots",
         default=None,
         metavar="TIER,TIER,TIER",
-        help="the bots of seats 1, 2, 3: random, efficient or expert (default: expert,expert,expert)",
+        help="the bots of seats 1, 2, 3: random, efficient, expert, master, or module:factory for your own bot "
+        "(an importable callable returning an Agent; default: expert,expert,expert)",
     )
     p.add_argument("--lang", choices=LANGS, default=None, help="language of the table (default: zh)")
     p.add_argument(

@@ -14,6 +14,7 @@ import logging
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from sichuan_mahjong.server.limits import AddressLimits
 from sichuan_mahjong.tui.settings import default_records_dir
 
 if TYPE_CHECKING:
@@ -23,6 +24,18 @@ if TYPE_CHECKING:
 def default_db() -> Path:
     """``$XDG_DATA_HOME/sichuan_mahjong/server.db`` (``~/.local/share/...`` when unset), beside ``records/``."""
     return default_records_dir().parent / "server.db"
+
+
+#: ``scmj serve`` flag and meaning of each field of AddressLimits (the field is the flag with ``_`` for ``-``).
+_ADDRESS_LIMITS = (
+    ("room-rate", "rooms created a minute"),
+    ("rooms-per-address", "rooms created and not yet closed"),
+    ("join-rate", "seats and spectator tokens taken a minute"),
+    ("lookup-rate", "GET /api/rooms/{code} a minute"),
+    ("connect-rate", "websockets opened a minute"),
+    ("connections-per-address", "websockets open at once"),
+    ("spectators", "spectator tokens one room holds (per room, not per address)"),
+)
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -108,11 +121,51 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         metavar="SECONDS",
         help="with --worker: a worker silent this long is taken over (default: 3)",
     )
+    p.add_argument(
+        "--allow-bot",
+        action="append",
+        default=[],
+        metavar="MODULE",
+        help="let rooms seat module:factory bots from MODULE (or a module inside it): your own bot at the web "
+        "table (repeatable; imported at start; none by default)",
+    )
     p.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error"))
+    limits = p.add_argument_group(
+        'limits per client address (docs/protocol.md "Limits"; 0 turns one off; rates are per minute)'
+    )
+    defaults = AddressLimits()
+    for flag, what in _ADDRESS_LIMITS:
+        default = getattr(defaults, flag.replace("-", "_"))
+        limits.add_argument(
+            f"--{flag}", type=float, default=default, metavar="N", help=f"{what} (default: {default:g})"
+        )
+    limits.add_argument(
+        "--request-timeout",
+        type=float,
+        default=10.0,
+        metavar="SECONDS",
+        help="a request's headers and body must arrive within this, or the socket is closed (default: 10)",
+    )
+    limits.add_argument(
+        "--log-rate",
+        type=float,
+        default=20.0,
+        metavar="N",
+        help="log lines a second from one client address; more are counted and summed up in one line; 0: no limit "
+        "(default: 20)",
+    )
+    limits.add_argument(
+        "--forwarded-allow-ips",
+        default="127.0.0.1",
+        metavar="IPS",
+        help="proxies whose X-Forwarded-For names the client (comma-separated; '*' any; default: 127.0.0.1)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
-    for name in ("hold", "bot_delay", "pause", "idle", "auth_timeout", "full_gc"):
+    names = ["hold", "bot_delay", "pause", "idle", "auth_timeout", "full_gc", "request_timeout", "log_rate"]
+    fields = [flag.replace("-", "_") for flag, _ in _ADDRESS_LIMITS]
+    for name in names + fields:
         if getattr(args, name) < 0:
             raise ValueError(f"--{name.replace('_', '-')} cannot be negative, got {getattr(args, name)}")
     if args.rate <= 0:
@@ -121,10 +174,14 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"--wal-max must be at least 1 (megabyte), got {args.wal_max}")
     if not 0 < args.port < 65536:
         raise ValueError(f"--port must be 1..65535, got {args.port}")
+    if args.request_timeout == 0:
+        raise ValueError("--request-timeout must be positive")
     try:
         import uvicorn
 
         from sichuan_mahjong.server.app import Limits, create_app
+        from sichuan_mahjong.server.httpguard import GuardedWebSocketsProtocol, guarded_h11
+        from sichuan_mahjong.server.limits import SourceLogLimit
         from sichuan_mahjong.server.pgstore import redact
         from sichuan_mahjong.server.room import ServerOptions
         from sichuan_mahjong.server.store import check_store, is_postgres
@@ -132,6 +189,11 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(
             f"the web table needs the extra 'web' ({exc.name} is missing): pip install 'sichuan-mahjong[web]'"
         ) from None
+    allowed = tuple(m.strip() for m in args.allow_bot)
+    for module in allowed:  # a module that cannot be imported fails now, not when a room asks for it
+        from sichuan_mahjong.agents.spec import import_module
+
+        import_module(module)
     db: str | Path = args.db if args.db and is_postgres(args.db) else Path(args.db or default_db())
     records = args.records or (default_records_dir() if isinstance(db, str) else db.parent / "records")
     options = ServerOptions(
@@ -142,22 +204,30 @@ def run(args: argparse.Namespace) -> int:
         records=records,
         full_gc=args.full_gc,
         wal_max=int(args.wal_max * (1 << 20)),
+        allowed_bots=allowed,
     )
     limits = Limits(rate=args.rate, burst=max(2 * args.rate, 1.0), auth_timeout=args.auth_timeout)
+    address = AddressLimits(**{f: type(getattr(AddressLimits(), f))(getattr(args, f)) for f in fields})
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    log_limit = SourceLogLimit(args.log_rate)
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(log_limit)
     cluster = _cluster(args, db)
     check_store(db)  # a damaged or unreachable database is refused here, in one line, before anything opens it
-    app = create_app(db, options, limits, cluster)
+    app = create_app(db, options, limits, address, log_limit, cluster)
     shown = redact(db) if isinstance(db, str) else db
     print(f"scmj serve: http://{args.host}:{args.port}/  (database {shown})", flush=True)
     uvicorn.run(
         app,
         host=args.host,
         port=args.port,
-        ws="websockets-sansio",
+        http=guarded_h11(args.request_timeout),
+        ws=GuardedWebSocketsProtocol,
         ws_max_size=16384,
         ws_per_message_deflate=False,
         log_level="warning",
+        log_config=None,  # uvicorn's lines go through the handler above, and its per-source filter
+        forwarded_allow_ips=args.forwarded_allow_ips,
     )
     return 0
 

@@ -19,14 +19,16 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "simulate",
         help="play many hands with four bots and report points per hand with 95%% CIs",
         description="Play a tournament of bots. Entry i of every statistic belongs to the i-th name in "
-        f"--players wherever it sat; points are in units of the base. Bots: {', '.join(agent_names())}.",
+        f"--players wherever it sat; points are in units of the base. Bots: {', '.join(agent_names())}, "
+        "or module:factory for your own.",
     )
     p.add_argument("--hands", type=int, default=1000, metavar="N", help="hands to play (default 1000)")
     p.add_argument(
         "--players",
         default="expert,efficient,efficient,efficient",
         metavar="A,B,C,D",
-        help="four bot names, comma-separated (default: expert,efficient,efficient,efficient)",
+        help="four bots, comma-separated: a name, or module:factory for your own (an importable callable taking "
+        "a seed and returning an Agent; docs/simulate.md) (default: expert,efficient,efficient,efficient)",
     )
     add_rules_arguments(p)
     p.add_argument(

@@ -1,7 +1,8 @@
-"""Reinforcement learning: a PettingZoo ``AECEnv``, a Gymnasium single-seat env and the observation encoder.
+"""Reinforcement learning: PettingZoo ``AECEnv`` and ``ParallelEnv``, a Gymnasium single-seat env, the observation
+encoder, and bots across the env's boundary (rl/bots.py).
 
-Needs the optional extra ``rl`` (``pip install 'sichuan-mahjong[rl]'``: gymnasium, pettingzoo). docs/rl.md has
-the observation layout, the action index, rewards, speed and a training example.
+Needs the optional extra ``rl`` (gymnasium, pettingzoo: ``pip install -e '.[rl]'`` in a clone; docs/rl.md
+"Install"). docs/rl.md has the observation layout, the action index, rewards, speed and a training example.
 
 >>> import gymnasium
 >>> from sichuan_mahjong import rl
@@ -21,12 +22,14 @@ try:
 except ImportError as exc:  # pragma: no cover - depends on the environment
     raise ImportError(
         f"sichuan_mahjong.rl needs the optional extra 'rl' (gymnasium, pettingzoo): "
-        f"pip install 'sichuan-mahjong[rl]' ({exc})"
+        f"pip install gymnasium pettingzoo, or pip install -e '.[rl]' in a clone ({exc})"
     ) from exc
 
-from sichuan_mahjong.rl.aec import AGENTS, env, raw_env
+from sichuan_mahjong.rl.aec import AGENTS, TURNS, env, raw_env
+from sichuan_mahjong.rl.bots import ObservationAgent, bot_action, reseed
 from sichuan_mahjong.rl.encode import NUM_PLANES, OBS_SHAPE, PLANES, Encoder, Plane, encode
 from sichuan_mahjong.rl.gym_env import SichuanMahjongEnv
+from sichuan_mahjong.rl.parallel import SichuanMahjongParallelEnv, parallel_env
 from sichuan_mahjong.rl.registration import ENV_ID, register
 
 __all__ = [
@@ -35,13 +38,19 @@ __all__ = [
     "NUM_PLANES",
     "OBS_SHAPE",
     "PLANES",
+    "TURNS",
     "Encoder",
+    "ObservationAgent",
     "Plane",
     "SichuanMahjongEnv",
+    "SichuanMahjongParallelEnv",
+    "bot_action",
     "encode",
     "env",
+    "parallel_env",
     "raw_env",
     "register",
+    "reseed",
 ]
 
 register()

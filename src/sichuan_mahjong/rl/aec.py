@@ -21,8 +21,16 @@ naming it and the legal ones (wrap the env in ``pettingzoo.utils.wrappers.Termin
 the episode instead).
 
 ``reset(seed=...)`` seeds the sequence of hands (``env(seed=...)`` too); ``reset(options={"game": g})`` plays
-a hand you built, e.g. ``Game.setup(...)`` (other option keys are ignored). ``env.unwrapped.game`` is the
-engine's :class:`~sichuan_mahjong.Game` — for tests and tools; an agent that reads it sees hidden tiles.
+a hand you built, e.g. ``Game.setup(...)``, and ``reset(options={"deal": {"hands": [...], "wall": ...}})``
+scripts one under the env's rules (other keys are refused, but for the ``"options"`` key PettingZoo's api tests
+send). ``env.unwrapped.game`` is the engine's :class:`~sichuan_mahjong.Game` — for tests and tools; an agent
+that reads it sees hidden tiles. ``view(agent)`` is what that seat may see (for a bot: rl/bots.py).
+
+``turns="cycle"`` selects all four agents in order every round (an agent that is not asked has the mask of
+``pass`` alone and must answer it; every agent's mask is its mask for the round, selected or not), which is
+what PettingZoo's ``aec_to_parallel`` expects: its metadata then says ``is_parallelizable``. ``flatten=True``
+gives a flat ``Box`` observation (spaces.flat_space). ``clone()``, ``copy.deepcopy`` and ``pickle`` give an
+independent env that continues identically.
 
 >>> e = env(seed=1)
 >>> e.reset()
@@ -35,37 +43,49 @@ engine's :class:`~sichuan_mahjong.Game` — for tests and tools; an agent that r
 
 from __future__ import annotations
 
+import copy
 import random
+from collections.abc import Sequence
 from typing import Any, Final
 
 from pettingzoo import AECEnv
 
-from sichuan_mahjong.game.actions import Action
+from sichuan_mahjong.game.actions import PASS, Action
 from sichuan_mahjong.game.state import Game
+from sichuan_mahjong.game.view import Observation
 from sichuan_mahjong.rl.render import table_text
 from sichuan_mahjong.rl.spaces import (
     Obs,
     action_space,
     as_rules,
     as_scale,
-    check_game,
     check_render_mode,
     checked_action,
+    flat_obs,
+    flat_space,
+    game_from_options,
+    idle_mask,
     legal_mask,
     observation_space,
 )
 from sichuan_mahjong.rl.tracker import PlaneTracker
 from sichuan_mahjong.rules import Rules
 
-__all__ = ["AGENTS", "env", "raw_env"]
+__all__ = ["AGENTS", "TURNS", "env", "raw_env"]
 
 AGENTS: Final = ("player_0", "player_1", "player_2", "player_3")
+TURNS: Final = ("asked", "cycle")
+_IDLE: Final = (PASS,)
 
 
 class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801  # PettingZoo's name; pettingzoo ships no types
     """The unwrapped environment (PettingZoo's naming); see the module docstring."""
 
-    metadata: Final = {"render_modes": ["human", "ansi"], "name": "sichuan_mahjong_v0", "is_parallelizable": False}
+    metadata: dict[str, Any] = {  # noqa: RUF012  # PettingZoo's attribute; is_parallelizable set per instance
+        "render_modes": ["human", "ansi"],
+        "name": "sichuan_mahjong_v0",
+        "is_parallelizable": False,
+    }
 
     def __init__(
         self,
@@ -73,14 +93,26 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801  # PettingZoo's name;
         seed: int | None = None,
         reward_scale: float = 1.0,
         render_mode: str | None = None,
+        *,
+        turns: str = "asked",
+        flatten: bool = False,
     ) -> None:
         super().__init__()
+        if turns not in TURNS:
+            raise ValueError(f"turns must be one of {', '.join(TURNS)}, got {turns!r}")
+        self.turns = turns
+        self.flatten = bool(flatten)
+        self.metadata = {**self.metadata, "is_parallelizable": turns == "cycle"}
         self.rules = as_rules(rules)
         self.reward_scale = as_scale(reward_scale)
         self.render_mode = check_render_mode(render_mode)
         self.possible_agents = list(AGENTS)
         self._seat = {a: s for s, a in enumerate(AGENTS)}
-        obs_space, act_space = observation_space(), action_space()
+        self._dict_space = observation_space()
+        obs_space: Any = self._dict_space
+        act_space = action_space()
+        if self.flatten:
+            obs_space = flat_space(obs_space)
         self.observation_spaces = dict.fromkeys(AGENTS, obs_space)
         self.action_spaces = dict.fromkeys(AGENTS, act_space)
         self._hand_seeds = random.Random(seed)
@@ -88,6 +120,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801  # PettingZoo's name;
         self.game: Game | None = None
         self._pending: dict[int, list[Action]] = {}
         self._queue: list[int] = []
+        self._at = 0  # the selected agent's place in the queue
         self._answers: dict[int, Action] = {}
         self.agents: list[str] = []
         self.rewards: dict[str, float] = {}
@@ -107,9 +140,9 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801  # PettingZoo's name;
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
             self._hand_seeds = random.Random(seed)
-        given = options.get("game") if options else None
+        given = game_from_options(options, self.rules, ignored=("options",))
         if given is not None:
-            self.game = check_game(given)
+            self.game = given
         else:
             self.game = Game(self.rules, seed=self._hand_seeds.getrandbits(63))
         self.agents = list(AGENTS)
@@ -122,12 +155,31 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801  # PettingZoo's name;
         self._tracker.reset(self.game)
         self._ask()
 
-    def observe(self, agent: str) -> Obs:
+    def observe(self, agent: str) -> Any:
         seat = self._seat[agent]
         if self.game is None:
             raise RuntimeError("call reset() before observing or rendering")
-        legal = self._pending.get(seat) if agent == self.agent_selection else None
-        return {"observation": self._tracker.observe(seat), "action_mask": legal_mask(legal or ())}
+        if not self._queue or (agent != self.agent_selection and self.turns == "asked"):
+            mask = legal_mask(())
+        else:  # turns="cycle": every seat's mask for this round, pass alone for a seat not asked
+            legal = self._pending.get(seat)
+            mask = idle_mask() if legal is None else legal_mask(legal)
+        obs: Obs = {"observation": self._tracker.observe(seat), "action_mask": mask}
+        return flat_obs(self._dict_space, obs) if self.flatten else obs
+
+    def view(self, agent: str) -> Observation:
+        """What ``agent``'s seat may see now (``game.view(seat)``, RULES.md R12): the input of a bot's ``act``."""
+        return self._game().view(self._seat[agent])
+
+    def legal_actions(self, agent: str) -> Sequence[Action]:
+        """The actions ``agent`` may take now: empty unless it is selected and asked (a bot's ``legal``)."""
+        if agent != self.agent_selection:
+            return ()
+        return self._pending.get(self._seat[agent], ())
+
+    def clone(self) -> raw_env:
+        """An independent copy that continues identically (``copy.deepcopy``; ``pickle`` works too)."""
+        return copy.deepcopy(self)
 
     def step(self, action: Any) -> None:
         if self.game is None:
@@ -138,11 +190,16 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801  # PettingZoo's name;
             return
         seat = self._seat[agent]
         answers = self._answers
-        answers[seat] = checked_action(action, self._pending[seat], agent)
+        legal = self._pending.get(seat)
+        if legal is None:  # turns="cycle": a seat not asked answers pass, which is not passed on
+            checked_action(action, _IDLE, f"{agent} (not asked now)")
+        else:
+            answers[seat] = checked_action(action, legal, agent)
         self._cumulative_rewards[agent] = 0.0
         queue = self._queue
-        if len(answers) < len(queue):
-            self.agent_selection = AGENTS[queue[len(answers)]]
+        self._at += 1
+        if self._at < len(queue):
+            self.agent_selection = AGENTS[queue[self._at]]
         else:
             game = self.game
             game.step(answers)
@@ -176,7 +233,10 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801  # PettingZoo's name;
     def _ask(self) -> None:
         """Queue the seats the engine asks now, in play order from the seat on turn (the dealer in set-up)."""
         pending = self._pending = self._game().to_act()
-        if len(pending) == 1:
+        self._at = 0
+        if self.turns == "cycle":
+            self._queue = [0, 1, 2, 3]
+        elif len(pending) == 1:
             self._queue = list(pending)
         else:
             turn = self._tracker.sync().turn
@@ -201,6 +261,9 @@ def env(
     seed: int | None = None,
     reward_scale: float = 1.0,
     render_mode: str | None = None,
+    *,
+    turns: str = "asked",
+    flatten: bool = False,
 ) -> raw_env:
     """The AEC environment (see the module docstring); call ``reset()`` before anything else."""
-    return raw_env(rules, seed, reward_scale, render_mode)
+    return raw_env(rules, seed, reward_scale, render_mode, turns=turns, flatten=flatten)

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 from sichuan_mahjong.agents import features as _features
 from sichuan_mahjong.agents.features import (
+    LOCK_FAN_LIMIT,
     LOCK_FAN_SCALE,
     NUM_PLANES,
     OBS_SHAPE,
     PLANES,
+    SCORE_LIMIT,
     SCORE_SCALE,
     WALL_TILES,
     Encoder,
@@ -19,10 +21,12 @@ from sichuan_mahjong.agents.features import (
 )
 
 __all__ = [
+    "LOCK_FAN_LIMIT",
     "LOCK_FAN_SCALE",
     "NUM_PLANES",
     "OBS_SHAPE",
     "PLANES",
+    "SCORE_LIMIT",
     "SCORE_SCALE",
     "WALL_TILES",
     "Encoder",

@@ -13,17 +13,25 @@ as ``"sichuan_mahjong.rl:SichuanMahjong-v0"`` without it). Options:
   ``illegal_reward`` × ``reward_scale``, ``info["illegal_action"]`` set, the hand abandoned) or ``"raise"``
   (:class:`~sichuan_mahjong.IllegalActionError`). Gymnasium's own checker steps random unmasked actions, so
   ``"penalty"`` is the default; mask your policy (``obs["action_mask"]`` or ``env.action_masks()``);
-* ``render_mode``: ``"ansi"`` (``render()`` returns the table as text) or ``"human"`` (prints it each step).
+* ``render_mode``: ``"ansi"`` (``render()`` returns the table as text) or ``"human"`` (prints it each step);
+* ``flatten``: a flat ``Box`` observation, Gymnasium's ``flatten`` of the Dict (the mask's 584 cells, then the
+  planes), for wrappers that take a Box only.
 
 The observation is the AEC env's: ``{"observation": float32 (90, 27), "action_mask": int8 (584,)}`` from this
 seat's view only. The bots see their own views only and answer before the learner's answer is applied, so
-their answers never depend on it. ``reset(seed=...)`` seeds the hands and the bots. A hand that ends before
+their answers never depend on it. ``reset(seed=...)`` seeds the hands and the bots: a bot given by name is
+made anew, a bot given as an object is reseeded (rl/bots.py ``reseed``), so a seed replays the same hand.
+``reset(options={"game": g})`` or ``{"deal": {"hands": [...], "wall": ...}}`` plays a scripted hand (other keys
+are refused). Once the episode is over the mask holds ``pass`` alone (never all zeros, for vector envs whose
+autoreset hands back the final observation). ``clone()``, ``copy.deepcopy`` and ``pickle`` give an independent
+env that continues identically. A hand that ends before
 the seat is asked anything (a 天胡 in a mode without 换三张, say) is skipped and counted in
 ``info["skipped_hands"]`` with the seat's points in ``info["skipped_rewards"]``; it is rare.
 """
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from typing import Any, Final, SupportsFloat
 
@@ -32,17 +40,23 @@ import numpy as np
 import numpy.typing as npt
 
 from sichuan_mahjong.agents import Agent, make_agent
-from sichuan_mahjong.game.actions import NUM_ACTIONS, Action, IllegalActionError
+from sichuan_mahjong.game.actions import Action, IllegalActionError
 from sichuan_mahjong.game.state import Game
+from sichuan_mahjong.rl.bots import reseed
 from sichuan_mahjong.rl.render import table_text
 from sichuan_mahjong.rl.spaces import (
     RENDER_MODES,
     Obs,
+    action_index,
     action_space,
     as_rules,
     as_scale,
     check_render_mode,
     checked_action,
+    flat_obs,
+    flat_space,
+    game_from_options,
+    idle_mask,
     legal_mask,
     observation_space,
 )
@@ -72,7 +86,7 @@ def _opponent_specs(opponents: str | Sequence[str | Agent]) -> list[str | Agent]
     return names
 
 
-class SichuanMahjongEnv(gymnasium.Env[dict[str, Any], np.int64]):
+class SichuanMahjongEnv(gymnasium.Env[Any, np.int64]):
     """One seat against three bots; see the module docstring."""
 
     metadata = {"render_modes": list(RENDER_MODES)}  # noqa: RUF012  # Gymnasium's attribute
@@ -86,6 +100,7 @@ class SichuanMahjongEnv(gymnasium.Env[dict[str, Any], np.int64]):
         illegal: str = "penalty",
         illegal_reward: float = -16.0,
         render_mode: str | None = None,
+        flatten: bool = False,
     ) -> None:
         self.rules = as_rules(rules)
         self._specs = _opponent_specs(opponents)
@@ -98,28 +113,34 @@ class SichuanMahjongEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self.illegal = illegal
         self.illegal_reward = float(illegal_reward)
         self.render_mode = check_render_mode(render_mode)
-        self.observation_space = observation_space()
+        self.flatten = bool(flatten)
+        self._dict_space = observation_space()
+        self.observation_space = flat_space(self._dict_space) if self.flatten else self._dict_space
         self.action_space = action_space()
         self._tracker = PlaneTracker()
         self.game: Game | None = None
         self._bots: dict[int, Agent] = {}
         self._done = True
 
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Obs, dict[str, Any]]:
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
         super().reset(seed=seed)
+        scripted = game_from_options(options, self.rules)
         skipped: list[float] = []
         while True:
             rng = self.np_random
-            game = self.game = Game(self.rules, seed=int(rng.integers(_SEED_BOUND)))
+            game_seed = int(rng.integers(_SEED_BOUND))
+            game = self.game = scripted if scripted is not None else Game(self.rules, seed=game_seed)
             self._tracker.reset(game)
             others = [(self.seat + k) % 4 for k in (1, 2, 3)]
-            self._bots = {
-                s: make_agent(spec, int(rng.integers(_SEED_BOUND))) if isinstance(spec, str) else spec
-                for s, spec in zip(others, self._specs, strict=True)
-            }
+            self._bots = {}
+            for s, spec in zip(others, self._specs, strict=True):
+                bot_seed = int(rng.integers(_SEED_BOUND))
+                self._bots[s] = make_agent(spec, bot_seed) if isinstance(spec, str) else reseed(spec, bot_seed)
             self._play_bots()
             if not game.is_over:
                 break
+            if scripted is not None:
+                raise ValueError(f"the scripted hand ends before seat {self.seat} is asked anything")
             skipped.append(game.result.deltas[self.seat] * self.reward_scale)
         self._done = False
         info: dict[str, Any] = {}
@@ -129,13 +150,15 @@ class SichuanMahjongEnv(gymnasium.Env[dict[str, Any], np.int64]):
             self.render()
         return self._observe(), info
 
-    def step(self, action: np.int64 | int) -> tuple[Obs, SupportsFloat, bool, bool, dict[str, Any]]:
+    def step(self, action: np.int64 | int) -> tuple[Any, SupportsFloat, bool, bool, dict[str, Any]]:
         game = self.game
         if game is None or self._done:
             raise RuntimeError("the episode is over (or never began): call reset()")
         pending = game.to_act()
+        who = f"seat {self.seat}"
+        index = action_index(action, who)  # not an action at all ("13", 3.0, 584): refused in any mode
         try:
-            mine = checked_action(action, pending[self.seat], f"seat {self.seat}")
+            mine = checked_action(index, pending[self.seat], who)
         except IllegalActionError:
             if self.illegal == "raise":
                 raise
@@ -159,10 +182,15 @@ class SichuanMahjongEnv(gymnasium.Env[dict[str, Any], np.int64]):
         return self._observe(), reward, self._done, False, info
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
-        """The legal actions now as booleans (the name sb3-contrib's ``MaskablePPO`` looks for)."""
+        """The legal actions now as booleans (the name sb3-contrib's ``MaskablePPO`` looks for); ``pass`` alone
+        once the episode is over."""
         if self.game is None or self._done:
-            return np.zeros(NUM_ACTIONS, dtype=np.bool_)
+            return idle_mask().astype(np.bool_)
         return legal_mask(self.game.view(self.seat).legal).astype(np.bool_)
+
+    def clone(self) -> SichuanMahjongEnv:
+        """An independent copy that continues identically (``copy.deepcopy``; ``pickle`` works too)."""
+        return copy.deepcopy(self)
 
     def render(self) -> str | None:
         """``ansi``: the table as text; ``human``: prints it and returns None."""
@@ -185,10 +213,12 @@ class SichuanMahjongEnv(gymnasium.Env[dict[str, Any], np.int64]):
                 return
             game.step({s: bots[s].act(game.view(s), legal) for s, legal in pending.items()})
 
-    def _observe(self) -> Obs:
+    def _observe(self) -> Any:
         game = self._game()
         legal = game.to_act().get(self.seat) if not self._done else None
-        return {"observation": self._tracker.observe(self.seat), "action_mask": legal_mask(legal or ())}
+        mask = idle_mask() if legal is None else legal_mask(legal)
+        obs: Obs = {"observation": self._tracker.observe(self.seat), "action_mask": mask}
+        return flat_obs(self._dict_space, obs) if self.flatten else obs
 
     def _game(self) -> Game:
         if self.game is None:

@@ -25,9 +25,11 @@ from sichuan_mahjong.game.events import TILE_TEXT, Event
 from sichuan_mahjong.game.state import Game
 from sichuan_mahjong.game.view import PHASES
 from sichuan_mahjong.rl.encode import (
+    LOCK_FAN_LIMIT,
     LOCK_FAN_SCALE,
     NUM_PLANES,
     PLANES,
+    SCORE_LIMIT,
     SCORE_SCALE,
     WALL_TILES,
 )
@@ -195,6 +197,15 @@ class PlaneTracker:
         if game is not None:
             self.reset(game)
 
+    def __reduce__(self) -> tuple[type[PlaneTracker], tuple[Game, ...]]:
+        """Pickled and copied as the game it follows: a copy replays that game's events into a fresh table (the
+        table's memoryview cannot be pickled), so it equals the original and shares nothing with it."""
+        try:
+            game = self._game
+        except AttributeError:  # never reset
+            return PlaneTracker, ()
+        return PlaneTracker, (game,)
+
     def reset(self, game: Game) -> None:
         """Follow ``game`` from its first event (a game handed over mid-hand is caught up at once)."""
         self._game = game
@@ -345,7 +356,8 @@ class PlaneTracker:
 
     def _pay(self, s: int, amount: int) -> None:
         self._scores[s] += amount
-        self._rowv[_SCORES + s].fill(_scaled(self._scores[s], 1 / SCORE_SCALE))
+        points = max(-SCORE_LIMIT, min(SCORE_LIMIT, self._scores[s]))
+        self._rowv[_SCORES + s].fill(_scaled(points, 1 / SCORE_SCALE))
 
     def _settle_added_kong(self) -> None:
         """An added kong nobody robbed is complete: the pung becomes a kong, its fourth tile leaves the hand."""
@@ -487,7 +499,7 @@ class PlaneTracker:
     def _write_lock(self, s: int, lock: int | None) -> None:
         rows = self._rowv
         rows[_private(s, _MY_LOCK)].fill(0.0 if lock is None else 1.0)
-        rows[_private(s, _MY_LOCK_FAN)].fill(_scaled(lock or 0, 1 / LOCK_FAN_SCALE))
+        rows[_private(s, _MY_LOCK_FAN)].fill(_scaled(min(lock or 0, LOCK_FAN_LIMIT), 1 / LOCK_FAN_SCALE))
         self._locked[s] = lock is not None
 
     def _apply(self, e: Event) -> None:

@@ -1,7 +1,8 @@
 """The web table's HTTP and websocket endpoints (DESIGN.md "The web protocol", docs/protocol.md), on Starlette.
 
-This module only carries messages: it checks each frame (size, JSON, rate, strikes) and hands it to the
-room. Each connection has its own outbox drained by its own task, so a slow client never holds up a room.
+This module only carries messages: it checks each request and frame (size, JSON, rate, strikes, the limits
+per client address of :mod:`sichuan_mahjong.server.limits`) and hands it to the lobby or the room. Each
+connection has its own outbox drained by its own task, so a slow client never holds up a room.
 """
 
 from __future__ import annotations
@@ -19,15 +20,27 @@ from typing import Any, Final
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, HTTPConnection, Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from sichuan_mahjong.rules import PRESETS
 from sichuan_mahjong.server.cluster import Cluster, ClusterOptions, Gate
 from sichuan_mahjong.server.gcpolicy import FullCollections, scheduled_full_collections
+from sichuan_mahjong.server.limits import (
+    SOURCE,
+    AddressGate,
+    AddressLimits,
+    LimitExceededError,
+    SourceLogLimit,
+    TokenBucket,
+    client_key,
+    depth_error,
+    text_error,
+)
 from sichuan_mahjong.server.lobby import Lobby, RequestError
 from sichuan_mahjong.server.room import Room, ServerOptions
 from sichuan_mahjong.server.store import open_store
@@ -38,10 +51,12 @@ __all__ = ["Limits", "create_app"]
 log = logging.getLogger("sichuan_mahjong.server")
 
 STATIC: Final = Path(__file__).parent / "static"
-#: Close codes: bad or missing token (also after the authentication timeout) / too many bad frames / too slow.
+#: Close codes: bad or missing token (also after the authentication timeout) / too many bad frames / too slow /
+#: over a limit of the client's address (1013 "try again later": the page reconnects, backing off).
 CLOSE_AUTH: Final = 4401
 CLOSE_STRIKES: Final = 4400
 CLOSE_SLOW: Final = 4408
+CLOSE_TRY_LATER: Final = 1013
 MAX_BODY: Final = 8192
 _PLACEHOLDER: Final = (
     "<!doctype html><meta charset=utf-8><title>scmj serve</title>"
@@ -79,25 +94,6 @@ class Timings:
             "p99_ms": round(d[min(len(d) - 1, int(0.99 * len(d)))] * 1e3, 3),
             "max_ms": round(d[-1] * 1e3, 3),
         }
-
-
-class TokenBucket:
-    """``rate`` tokens a second up to ``burst``; :meth:`take` spends one or says no."""
-
-    def __init__(self, rate: float, burst: float) -> None:
-        self.rate = rate
-        self.burst = burst
-        self.tokens = burst
-        self.at = time.monotonic()
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
-        self.at = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
 
 
 class WsClient:
@@ -139,35 +135,99 @@ class WsClient:
 
 
 async def _json_body(request: Request) -> dict[str, Any]:
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise RequestError(f"the request body may hold at most {MAX_BODY} bytes", 413)
+    """The body as a JSON object, read no further than :data:`MAX_BODY` bytes (a longer ``Content-Length`` is
+    refused before a byte is read); nesting and text are checked before anything reads them."""
+    too_big = RequestError(f"the request body may hold at most {MAX_BODY} bytes", 413)
+    length = request.headers.get("content-length", "0")
+    if not length.isdigit() or int(length) > MAX_BODY:
+        raise too_big
+    raw = bytearray()
+    try:
+        async for chunk in request.stream():
+            raw += chunk
+            if len(raw) > MAX_BODY:
+                raise too_big
+    except ClientDisconnect:
+        raise RequestError("the request body did not arrive") from None
     if not raw.strip():
         return {}
+    problem = depth_error(bytes(raw))
+    if problem is not None:
+        raise RequestError(f"the request body is {problem}")
     try:
         body = json.loads(raw)
-    except ValueError:
-        raise RequestError("the request body is not JSON") from None
+    except (ValueError, RecursionError):
+        raise RequestError("the request body is not JSON (UTF-8)") from None
     if not isinstance(body, dict):
         raise RequestError("the request body must be a JSON object")
+    _check_text(body, "")
     return body
+
+
+def _check_text(value: object, path: str) -> None:
+    """Every string of a parsed body, keys too, must be text that can be stored and shown (names the field)."""
+    if isinstance(value, str):
+        problem = text_error(value)
+        if problem is not None:
+            raise RequestError(f'"{path or "body"}" {problem}')
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            problem = text_error(key)
+            if problem is not None:
+                raise RequestError(f'a key of "{path or "body"}" {problem}')
+            _check_text(item, f"{path}.{key}" if path else key)
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            _check_text(item, f"{path}[{i}]")
 
 
 def _error(exc: RequestError) -> JSONResponse:
     return JSONResponse({"error": str(exc)}, status_code=exc.status)
 
 
+def _limited(exc: LimitExceededError) -> JSONResponse:
+    """429 naming the limit (its ``scmj serve`` flag) with ``Retry-After``."""
+    return JSONResponse(
+        {"error": str(exc), "limit": exc.limit, "retry_after": exc.retry_after},
+        status_code=429,
+        headers={"Retry-After": str(exc.retry_after)},
+    )
+
+
+def _address(conn: HTTPConnection) -> str:
+    return client_key(conn.client.host if conn.client else None)
+
+
+class _Source:
+    """ASGI middleware: lines logged while serving a request or socket name its client (:data:`SOURCE`), the
+    address after ``--forwarded-allow-ips`` applied a proxy's ``X-Forwarded-For``."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        client = scope.get("client")
+        if scope["type"] in ("http", "websocket") and client:
+            SOURCE.set(client_key(client[0]))
+        await self.app(scope, receive, send)
+
+
 def create_app(
     db: str | Path,
     options: ServerOptions | None = None,
     limits: Limits | None = None,
+    address: AddressLimits | None = None,
+    log_limit: SourceLogLimit | None = None,
     cluster: ClusterOptions | None = None,
 ) -> Starlette:
-    """The server: ``db`` is the SQLite file or a ``postgresql://`` URL (rooms are restored from it at start-up).
-    ``cluster``: one worker of several on one PostgreSQL database (server/cluster.py); it restores only the
-    rooms that hash to it, and takes over a dead worker's."""
+    """The server: ``db`` is the SQLite file or a ``postgresql://`` URL (rooms are restored from it at start-up);
+    ``address`` the limits per client address; ``log_limit`` a log filter whose summaries of dropped lines are
+    written every few seconds; ``cluster``: one worker of several on one PostgreSQL database (server/cluster.py),
+    which holds only the rooms that hash to it and takes over a dead worker's."""
     options = options or ServerOptions()
     limits = limits or Limits()
+    address = address or AddressLimits()
+    gate = AddressGate(address)
     state: dict[str, Lobby] = {}
     workers: list[Cluster] = []
     timings = Timings()
@@ -180,8 +240,11 @@ def create_app(
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store = open_store(db, wal_max=options.wal_max)
         store.start()
-        state["lobby"] = the_lobby = Lobby(store, options)
-        tasks = [asyncio.get_running_loop().create_task(_sweep(the_lobby, min(60.0, options.idle / 4)))]
+        state["lobby"] = the_lobby = Lobby(store, options, address)
+        loop = asyncio.get_running_loop()
+        tasks = [loop.create_task(_sweep(the_lobby, min(60.0, options.idle / 4)))]
+        if log_limit is not None:
+            tasks.append(loop.create_task(_flush_logs(log_limit, 5.0)))
         if cluster is None:
             restored = the_lobby.restore()
             the_lobby.resume()
@@ -194,7 +257,7 @@ def create_app(
             worker = Cluster(store, the_lobby, cluster)
             worker.beat()  # the lease, then this worker's rooms, before the first request
             workers.append(worker)
-            tasks.append(asyncio.get_running_loop().create_task(worker.run()))
+            tasks.append(loop.create_task(worker.run()))
             log.info("worker %s: %d room(s) held", cluster.name, len(the_lobby.rooms))
         try:
             async with scheduled_full_collections(options.full_gc) as full:
@@ -228,27 +291,41 @@ def create_app(
 
     async def create_room(request: Request) -> Response:
         try:
-            room, host = lobby().create(await _json_body(request))
+            key = _address(request)
+            gate.rooms.take(key)
+            room, host = lobby().create(await _json_body(request), owner=key)
         except RequestError as exc:
             return _error(exc)
+        except LimitExceededError as exc:
+            return _limited(exc)
         return JSONResponse({"room": room.code, "seat": host.seat, "token": host.token}, status_code=201)
 
     async def join(request: Request) -> Response:
         try:
+            gate.joins.take(_address(request))
             row = lobby().join(request.path_params["room"], await _json_body(request))
         except RequestError as exc:
             return _error(exc)
+        except LimitExceededError as exc:
+            return _limited(exc)
         return JSONResponse({"seat": row.seat, "token": row.token}, status_code=201)
 
     async def spectate(request: Request) -> Response:
         try:
+            gate.joins.take(_address(request))
             await _json_body(request)
             token = lobby().spectate(request.path_params["room"])
         except RequestError as exc:
             return _error(exc)
+        except LimitExceededError as exc:
+            return _limited(exc)
         return JSONResponse({"token": token}, status_code=201)
 
     async def room_info(request: Request) -> Response:
+        try:
+            gate.lookups.take(_address(request))
+        except LimitExceededError as exc:
+            return _limited(exc)
         room = lobby().rooms.get(str(request.path_params["room"]).upper())
         if room is None:
             return JSONResponse({"error": f"no room {request.path_params['room']!r}"}, status_code=404)
@@ -261,7 +338,20 @@ def create_app(
         return HTMLResponse(_PLACEHOLDER)
 
     async def websocket(ws: WebSocket) -> None:
-        await _serve_socket(ws, lobby(), limits, timings)
+        key = _address(ws)
+        try:
+            gate.connect(key)
+        except LimitExceededError as exc:
+            await ws.accept()
+            with contextlib.suppress(Exception):
+                refusal = error_message("limit", str(exc))
+                await ws.send_text(dumps({**refusal, "limit": exc.limit, "retry_after": exc.retry_after}))
+                await ws.close(CLOSE_TRY_LATER, f"{exc.limit}: retry in {exc.retry_after} s")
+            return
+        try:
+            await _serve_socket(ws, lobby(), limits, timings)
+        finally:
+            gate.disconnect(key)
 
     routes: list[Route | WebSocketRoute | Mount] = [
         Route("/healthz", healthz),
@@ -275,7 +365,9 @@ def create_app(
     ]
     if STATIC.is_dir():
         routes.append(Mount("/", StaticFiles(directory=STATIC), name="static"))
-    middleware = [Middleware(Gate, cluster=lambda: workers[0] if workers else None)] if cluster else []
+    middleware = [Middleware(_Source)]
+    if cluster is not None:
+        middleware.append(Middleware(Gate, cluster=lambda: workers[0] if workers else None))
     return Starlette(routes=routes, lifespan=lifespan, middleware=middleware)
 
 
@@ -290,7 +382,13 @@ async def _sweep(lobby: Lobby, every: float) -> None:
             log.error("sweep failed: %r", exc, exc_info=exc)
 
 
-async def _authenticate(ws: WebSocket, lobby: Lobby, limits: Limits) -> tuple[Room, int | None] | None:
+async def _flush_logs(log_limit: SourceLogLimit, every: float) -> None:
+    while True:
+        await asyncio.sleep(every)
+        log_limit.flush()
+
+
+async def _authenticate(ws: WebSocket, lobby: Lobby, limits: Limits) -> tuple[Room, int | None, str] | None:
     code = str(ws.path_params["room"])
     token = ws.query_params.get("token")
     if token is None:
@@ -305,7 +403,7 @@ async def _authenticate(ws: WebSocket, lobby: Lobby, limits: Limits) -> tuple[Ro
     ticket = lobby.ticket(code, str(token))
     if ticket is None:
         return None
-    return lobby.rooms[ticket.room], ticket.seat
+    return lobby.rooms[ticket.room], ticket.seat, str(token)
 
 
 async def _serve_socket(ws: WebSocket, lobby: Lobby, limits: Limits, timings: Timings) -> None:
@@ -316,9 +414,11 @@ async def _serve_socket(ws: WebSocket, lobby: Lobby, limits: Limits, timings: Ti
             await ws.send_text(json.dumps(error_message("auth", "unknown room or token")))
             await ws.close(CLOSE_AUTH)
         return
-    room, seat = found
+    room, seat, token = found
     client = WsClient(ws, limits.outbox)
     conn = room.attach(client, seat)
+    if seat is None:
+        lobby.watch(token, 1)
     bucket = TokenBucket(limits.rate, limits.burst)
     strikes = 0
     try:
@@ -347,6 +447,8 @@ async def _serve_socket(ws: WebSocket, lobby: Lobby, limits: Limits, timings: Ti
     except WebSocketDisconnect:
         pass
     finally:
+        if seat is None:
+            lobby.watch(token, -1)
         room.detach(conn)
         client.close(1000)
         with contextlib.suppress(Exception):

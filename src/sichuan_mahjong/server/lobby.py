@@ -10,25 +10,28 @@ import logging
 import random
 import secrets
 import time
+from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from sichuan_mahjong.agents import agent_names
+from sichuan_mahjong.agents import UnknownAgentError, agent_names, check_agent
 from sichuan_mahjong.rules import PRESETS, Rules, RulesError
+from sichuan_mahjong.server.limits import AddressLimits, LimitExceededError, text_error
 from sichuan_mahjong.server.room import Room, RoomSettings, ServerOptions
 from sichuan_mahjong.server.store import RoomRow, RoomStore, SeatRow
 
-__all__ = ["CODE_ALPHABET", "Lobby", "RequestError", "new_code"]
+__all__ = ["CODE_ALPHABET", "CODE_LENGTH", "Lobby", "RequestError", "new_code"]
 
 log = logging.getLogger("sichuan_mahjong.server")
 
-#: Room codes: 4 characters without look-alikes (no 0/O, 1/I/L, 2/Z, 5/S, 8/B).
+#: Room codes: 6 characters without look-alikes (no 0/O, 1/I/L, 2/Z, 5/S, 8/B): 25**6 = 244,140,625 codes, so
+#: guessing at the rate-limited lookup rate finds a room far later than rooms live (docs/protocol.md "Limits").
 CODE_ALPHABET: Final = "ACDEFGHJKMNPQRTUVWXY34679"
+CODE_LENGTH: Final = 6
 MAX_HANDS: Final = 64
 MAX_NAME: Final = 24
 MAX_ROOMS: Final = 20_000
-MAX_SPECTATORS: Final = 64
 
 
 class RequestError(ValueError):
@@ -42,7 +45,7 @@ class RequestError(ValueError):
 def new_code(taken: set[str] | Mapping[str, object], accept: Callable[[str], bool] | None = None) -> str:
     """A fresh room code from the OS's CSPRNG, not in ``taken`` (and passing ``accept``, when given)."""
     while True:
-        code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(4))
+        code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
         if code not in taken and (accept is None or accept(code)):
             return code
 
@@ -59,6 +62,9 @@ def _name(body: Mapping[str, Any], default: str) -> str:
     name = body.get("name", default)
     if not isinstance(name, str) or not name.strip():
         raise RequestError('"name" must be a non-empty string')
+    bad = text_error(name)
+    if bad is not None:
+        raise RequestError(f'"name" {bad}')
     name = " ".join(name.split())
     if len(name) > MAX_NAME:
         raise RequestError(f'"name" may hold at most {MAX_NAME} characters, got {len(name)}')
@@ -99,7 +105,8 @@ def settings_from_body(body: Mapping[str, Any], seed: int) -> RoomSettings:
     return RoomSettings(preset, rules, hands, seed, None if timer is None else float(timer))
 
 
-def bots_from_body(body: Mapping[str, Any]) -> dict[int, str]:
+def bots_from_body(body: Mapping[str, Any], allowed: tuple[str, ...] = ()) -> dict[int, str]:
+    """The bot seats asked for: a tier by name, or ``module:factory`` from a module the server allows."""
     bots = body.get("bots", {})
     if not isinstance(bots, dict):
         raise RequestError('"bots" must be an object of seat -> tier, e.g. {"1": "expert"}')
@@ -108,23 +115,53 @@ def bots_from_body(body: Mapping[str, Any]) -> dict[int, str]:
     for key, tier in bots.items():
         if key not in ("1", "2", "3"):
             raise RequestError(f'"bots": seat {key!r} must be "1", "2" or "3" (the host sits at seat 0)')
-        if tier not in known:
+        if isinstance(tier, str) and ":" in tier:
+            _check_bot_spec(tier, key, allowed)
+        elif tier not in known:
             raise RequestError(f'"bots": unknown tier {tier!r} for seat {key}; tiers: {", ".join(known)}')
         out[int(key)] = str(tier)
     return out
 
 
-class Lobby:
-    """The rooms of this process, by code, and what each token opens."""
+def bot_module_allowed(spec: str, allowed: tuple[str, ...]) -> bool:
+    """Whether ``module:factory`` names a module the server was started with ``--allow-bot`` (or one inside it)."""
+    module = spec.partition(":")[0].strip()
+    return any(module == m or module.startswith(m + ".") for m in allowed)
 
-    def __init__(self, store: RoomStore, options: ServerOptions) -> None:
+
+def _check_bot_spec(spec: str, key: str, allowed: tuple[str, ...]) -> None:
+    if not bot_module_allowed(spec, allowed):
+        raise RequestError(
+            f'"bots": seat {key}: {spec!r} is not allowed here; a module:factory bot needs the server started '
+            "with --allow-bot MODULE"
+        )
+    try:
+        check_agent(spec)
+    except UnknownAgentError as exc:
+        raise RequestError(f'"bots": seat {key}: {exc}') from None
+
+
+class Lobby:
+    """The rooms of this process, by code, and what each token opens.
+
+    ``limits`` caps the rooms one address holds open (``owner`` of :meth:`create`; rooms restored from the
+    store have none) and the spectator tokens of a room: when a room holds its maximum, a new spectator takes
+    the place of the oldest token not watching now (:meth:`watch`), so tokens taken and left unused cannot
+    lock real spectators out."""
+
+    def __init__(self, store: RoomStore, options: ServerOptions, limits: AddressLimits | None = None) -> None:
         self.store = store
         self.options = options
+        self.limits = limits or AddressLimits()
         self.rooms: dict[str, Room] = {}
         self.tickets: dict[str, Ticket] = {}
         self._codes = store.codes()
         #: Whether a new code may be given out here (several workers: only codes that hash to this one).
         self.owns: Callable[[str], bool] = lambda code: True
+        self.owners: dict[str, str] = {}  # room code -> the address that created it
+        self.owned: Counter[str] = Counter()  # address -> rooms it holds open
+        self.watchers: dict[str, dict[str, None]] = {}  # room code -> its spectator tokens, oldest first
+        self.watching: Counter[str] = Counter()  # spectator token -> its open connections
 
     def _room(self, code: str) -> Room:
         room = self.rooms.get(code.upper())
@@ -140,15 +177,29 @@ class Lobby:
 
     def _closed(self, room: Room) -> None:
         self.rooms.pop(room.code, None)
+        self.watchers.pop(room.code, None)
+        owner = self.owners.pop(room.code, None)
+        if owner is not None:
+            self.owned[owner] -= 1
+            if self.owned[owner] <= 0:
+                del self.owned[owner]
         for token in [t for t, ticket in self.tickets.items() if ticket.room == room.code]:
             del self.tickets[token]
 
-    def create(self, body: Mapping[str, Any]) -> tuple[Room, SeatRow]:
-        """``POST /api/rooms``: the host takes seat 0; bots take the seats named in ``bots``."""
+    def create(self, body: Mapping[str, Any], owner: str | None = None) -> tuple[Room, SeatRow]:
+        """``POST /api/rooms``: the host takes seat 0; bots take the seats named in ``bots``. ``owner``: the
+        creator's address, which may hold ``limits.rooms_per_address`` rooms open (LimitExceededError)."""
+        cap = self.limits.rooms_per_address
+        if owner is not None and cap and self.owned[owner] >= cap:
+            raise LimitExceededError(
+                "rooms-per-address",
+                f"your address holds {cap} open rooms, the most it may; finish or leave one first",
+                60,
+            )
         if len(self.rooms) >= MAX_ROOMS:
             raise RequestError(f"the server holds its maximum of {MAX_ROOMS} rooms; try later", 503)
         settings = settings_from_body(body, random.SystemRandom().randrange(1 << 62))
-        bots = bots_from_body(body)
+        bots = bots_from_body(body, self.options.allowed_bots)
         host = SeatRow(0, _name(body, "host"), secrets.token_urlsafe(24), None)
         rows = [host] + [SeatRow(s, f"{tier} bot", None, tier) for s, tier in sorted(bots.items())]
         code = new_code(self._codes, self.owns)
@@ -157,6 +208,9 @@ class Lobby:
         for row in rows:
             room.place(row)
         self.tickets[str(host.token)] = Ticket(code, 0)
+        if owner is not None:
+            self.owners[code] = owner
+            self.owned[owner] += 1
         log.info("room %s created: %s, %d hands, bots %s", code, settings.preset, settings.hands, bots)
         if room.full:
             room.guard(room.start)
@@ -171,12 +225,29 @@ class Lobby:
         return row
 
     def spectate(self, code: str) -> str:
+        """A spectator token; when the room holds ``limits.spectators``, the oldest one not watching now is
+        forgotten to make room (409 when every one is watching)."""
         room = self._room(code)
-        if len(room.spectator_tokens) >= MAX_SPECTATORS:
-            raise RequestError(f"room {room.code} has its maximum of {MAX_SPECTATORS} spectators", 409)
+        tokens = self.watchers.setdefault(room.code, {})
+        cap = self.limits.spectators
+        if cap and len(tokens) >= cap:
+            idle = next((t for t in tokens if not self.watching[t]), None)
+            if idle is None:
+                raise RequestError(f"room {room.code} has {cap} spectators watching, the most it takes; try later", 409)
+            del tokens[idle]
+            self.tickets.pop(idle, None)
+            room.spectator_tokens.discard(idle)
+            self.store.remove_spectator(room.code, idle)
         token = room.add_spectator()
         self.tickets[token] = Ticket(room.code, None)
+        tokens[token] = None
         return token
+
+    def watch(self, token: str, delta: int) -> None:
+        """A spectator's connection with ``token`` opened (``delta`` 1) or closed (-1)."""
+        self.watching[token] += delta
+        if self.watching[token] <= 0:
+            del self.watching[token]
 
     def ticket(self, code: str, token: str) -> Ticket | None:
         ticket = self.tickets.get(token)
@@ -202,12 +273,14 @@ class Lobby:
                 for token in row.spectators:
                     room.spectator_tokens.add(token)
                     self.tickets[token] = Ticket(row.code, None)
+                    self.watchers.setdefault(row.code, {})[token] = None
                 room.restore(row.answers)
             except Exception as exc:  # one line each; the traceback only at debug level
                 log.error("room %s closed at start-up: it could not be restored (%r)", row.code, exc)
                 log.debug("room %s: the restore failed", row.code, exc_info=exc)
                 self.store.close_room(row.code, f"restore failed: {exc!r}")
                 self.rooms.pop(row.code, None)
+                self.watchers.pop(row.code, None)
                 continue
             count += 1
         return count

@@ -29,6 +29,8 @@ from sichuan_mahjong.hints import NothingToAdviseError, advise_view
 from sichuan_mahjong.match import Match
 from sichuan_mahjong.record import save_hand, save_match
 from sichuan_mahjong.refusals import refusal
+from sichuan_mahjong.server.phrases import Phrases, TooSoonError
+from sichuan_mahjong.server.recap import Recap
 from sichuan_mahjong.server.seats import (
     CLOSE_REPLACED,
     CLOSE_ROOM_FAILED,
@@ -42,6 +44,7 @@ from sichuan_mahjong.server.seats import (
     Shown,
 )
 from sichuan_mahjong.server.store import RoomStore, SeatRow
+from sichuan_mahjong.server.turn_timer import Strikes
 from sichuan_mahjong.server.wire import (
     ClientMessage,
     dumps,
@@ -95,6 +98,9 @@ class Room:
         self._handles: list[asyncio.TimerHandle] = []
         self._next_hand: asyncio.TimerHandle | None = None
         self._rules_json = settings.rules.to_dict()
+        self.phrases = Phrases()  # quick phrases: one per seat every 2 s (server/phrases.py)
+        self.strikes = Strikes()  # two timeouts in a row: 托管 (server/turn_timer.py)
+        self.recap = Recap()  # the last 结算, for a seat that was away (server/recap.py)
 
     # ------------------------------------------------------------------------------------------ guarding
     def guard(self, fn: Callable[..., _T], *args: Any) -> _T | None:
@@ -305,6 +311,7 @@ class Room:
                     "connected": s.conn is not None,
                     "auto": s.auto or s.away,
                     "away": s.away,
+                    "timed_out": self.strikes.benched(s.index),
                 }
                 for s in self.seats
             ],
@@ -362,6 +369,7 @@ class Room:
         message = hand_over_message(game, self.match.hand_index + 1, room)
         for conn in self._conns():
             conn.client.send(message)
+        self.recap.sent(message, (s.index for s in self._seats() if s.conn is not None))
         records = self.options.records
         if records is not None:  # each hand once, then the whole match once: linear in the match's length
             records.mkdir(parents=True, exist_ok=True)
@@ -462,6 +470,8 @@ class Room:
                 pick = drawn if drawn in legal else None
             if pick is None:
                 pick = make_agent(STAND_IN, seed=seq).act(view, legal)
+            if not self._seat(s).botted and self.strikes.ran_out(s):
+                self._auto(self._seat(s), True)  # the second timeout in a row: 托管 until the person taps again
             self._submit(s, pick)
 
     def _start_hold(self, seat: Seat) -> None:
@@ -517,9 +527,14 @@ class Room:
             client.send({"type": "room", "room": room})
         if game.is_over:
             client.send(hand_over_message(game, self.match.hand_index + 1, room))
+            if conn.seat is not None:
+                self.recap.told.add(conn.seat)
             if self.match.is_over:
                 client.send({"type": "match_over", "totals": self.match.totals, "room": room})
         else:
+            missed = None if conn.seat is None else self.recap.missed(conn.seat)
+            if missed is not None:  # the bot finished the last hand while this seat was away
+                client.send(missed)
             self._schedule()
 
     def detach(self, conn: Conn) -> None:
@@ -555,6 +570,9 @@ class Room:
             client.send(error_message("spectator", "a spectator cannot act"))
             return
         seat = self._seat(conn.seat)
+        if kind == "say":
+            self._say(conn, seat, str(message.phrase))
+            return
         game = self.game
         if game is None or self.match is None:
             client.send(error_message("not_started", "the match starts when all four seats are taken"))
@@ -572,7 +590,19 @@ class Room:
         elif kind == "act":
             self._act(conn, seat, message)
 
+    def _say(self, conn: Conn, seat: Seat, phrase: str) -> None:
+        """A quick phrase: every connection of the room (spectators too) hears which seat said which."""
+        try:
+            said = self.phrases.say(seat.index, phrase)
+        except TooSoonError as exc:
+            conn.client.send(error_message("too_soon", str(exc)))
+            return
+        for other in self._conns():
+            other.client.send(said)
+
     def _auto(self, seat: Seat, on: bool) -> None:
+        if not on and self.strikes.back(seat.index) and not seat.auto:
+            self._send_room()  # 托管 for timeouts ends (the flag shows in the room) though auto was already off
         if seat.auto != on:
             seat.auto = on
             self.store.set_auto(self.code, seat.index, on)
@@ -599,7 +629,7 @@ class Room:
             conn.client.send(error_message("nothing_to_advise", "there is no decision of yours to advise on now"))
             return
         try:
-            advice = advise_view(shown.view)
+            advice = advise_view(shown.view, style="words")
         except NothingToAdviseError as exc:
             conn.client.send(error_message("nothing_to_advise", str(exc)))
             return
@@ -624,6 +654,8 @@ class Room:
         if seat.away:
             seat.away = False
             self._send_room()
+        if self.strikes.back(seat.index):  # a tap of one's own ends 托管 for timeouts
+            self._auto(seat, False)
         self._submit(seat.index, legal[legal.index(action)])
 
     @staticmethod
@@ -631,7 +663,7 @@ class Room:
         shown = ", ".join(map(str, legal)) or "none"
         fallback = (f"不能这样做（可以：{shown}）", f"Not allowed now (legal: {shown})")
         words = {
-            lang: (refusal(action, view, lang, "compact") if view is not None else None) or fallback[i]
+            lang: (refusal(action, view, lang, "words") if view is not None else None) or fallback[i]
             for i, lang in enumerate(("zh", "en"))
         }
         return error_message("illegal", f"{action} is not legal now; legal: {shown}", words)

@@ -68,6 +68,8 @@ class ServerOptions:
     records: Path | None = None
     full_gc: float = 0.0
     wal_max: int = 32 << 20
+    #: Modules whose ``module:factory`` bots a room may seat (``scmj serve --allow-bot MODULE``); none by default.
+    allowed_bots: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -158,6 +158,9 @@ class RoomStore(ABC):
     def add_spectator(self, code: str, token: str) -> None:
         self._write([("INSERT INTO spectators (code, token) VALUES (?, ?)", (code, token))])
 
+    def remove_spectator(self, code: str, token: str) -> None:
+        self._write([("DELETE FROM spectators WHERE code = ? AND token = ?", (code, token))])
+
     def set_auto(self, code: str, seat: int, on: bool) -> None:
         self._write([("UPDATE seats SET auto = ? WHERE code = ? AND seat = ?", (int(on), code, seat))])
 

@@ -12,7 +12,7 @@ filtered events (RULES.md R12); a spectator's from :func:`~sichuan_mahjong.game.
 >>> view["seat"], view["phase"], len(view["hand"]), view["drawn"] is not None
 (3, 'play', 13, True)
 >>> parse_client('{"type": "act", "action": "discard 5p", "seq": 4}')
-ClientMessage(type='act', action='discard 5p', seq=4, on=None, token=None)
+ClientMessage(type='act', action='discard 5p', seq=4, on=None, token=None, phrase=None)
 >>> parse_client('{"type": "act", "seq": 4}')
 Traceback (most recent call last):
 ...
@@ -31,6 +31,8 @@ from sichuan_mahjong.game import Action, Event, Game, Observation
 from sichuan_mahjong.game.events import TILE_TEXT
 from sichuan_mahjong.hand.melds import Meld
 from sichuan_mahjong.hints import discard_waits, ready_waits
+from sichuan_mahjong.server.limits import depth_error
+from sichuan_mahjong.server.phrases import PHRASES
 from sichuan_mahjong.tiles import SUITS, Tile
 
 __all__ = [
@@ -57,8 +59,8 @@ MAX_MESSAGE_BYTES: Final = 2048
 #: The fields of a view that differ between seats at one moment; every other field is the same for all four
 #: seats and the spectators, so a room encodes it once (:func:`shared_view_text`).
 OWN_FIELDS: Final = ("seat", "hand", "drawn", "melds", "hidden_kongs", "exchanged", "pass_lock")
-#: Client -> server message types. ``auth`` carries the token when the URL does not.
-CLIENT_TYPES: Final = ("act", "advise", "auto", "next", "ping", "auth")
+#: Client -> server message types. ``auth`` carries the token when the URL does not; ``say`` a quick phrase.
+CLIENT_TYPES: Final = ("act", "advise", "auto", "next", "ping", "auth", "say")
 
 
 class WireError(ValueError):
@@ -79,6 +81,7 @@ class ClientMessage:
     seq: int | None = None
     on: bool | None = None
     token: str | None = None
+    phrase: str | None = None
 
 
 def _seq(raw: Mapping[str, Any], kind: str) -> int:
@@ -94,6 +97,9 @@ def parse_client(text: str | bytes) -> ClientMessage:
         raise WireError("frames are JSON text, not binary")
     if len(text.encode()) > MAX_MESSAGE_BYTES:
         raise WireError(f"a message may hold at most {MAX_MESSAGE_BYTES} bytes", "too_big")
+    problem = depth_error(text)
+    if problem is not None:
+        raise WireError(problem)
     try:
         raw = json.loads(text)
     except ValueError:
@@ -115,6 +121,11 @@ def parse_client(text: str | bytes) -> ClientMessage:
         if not isinstance(on, bool):
             raise WireError("'auto' needs \"on\": true or false")
         return ClientMessage("auto", on=on)
+    if kind == "say":
+        phrase = raw.get("phrase")
+        if not isinstance(phrase, str) or phrase not in PHRASES:
+            raise WireError(f"'say' needs \"phrase\", one of {', '.join(PHRASES)}; got {phrase!r}")
+        return ClientMessage("say", phrase=phrase)
     if kind == "auth":
         token = raw.get("token")
         if not isinstance(token, str) or not token:
@@ -293,6 +304,7 @@ def hand_over_message(game: Game, hand_no: int, room: Mapping[str, Any]) -> dict
                 for w in result.wins
             ],
             "ready": list(result.ready),
+            "active": list(views[0].active),
             "reason": result.reason,
             "next_dealer": result.next_dealer,
         },

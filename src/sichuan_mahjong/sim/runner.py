@@ -21,8 +21,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-from sichuan_mahjong.agents import Agent, agent_names, make_agent
-from sichuan_mahjong.agents.base import UnknownAgentError
+from sichuan_mahjong.agents import Agent, check_agent, make_agent
 from sichuan_mahjong.game.settlement import Settlement
 from sichuan_mahjong.game.state import Game
 from sichuan_mahjong.rules import Rules
@@ -322,8 +321,7 @@ def run_tournament(
     if len(players) != 4:
         raise SimulationError(f"a table needs four players, got {len(players)}: {', '.join(players) or 'none'}")
     for name in players:
-        if name not in agent_names():
-            raise UnknownAgentError(f"unknown bot {name!r}; bots: {', '.join(agent_names())}")
+        check_agent(name)  # a registered name, or module:factory made once here
     if hands < 1:
         raise SimulationError(f"the number of hands must be at least 1, got {hands}")
     if duplicate and hands % 4:

@@ -512,6 +512,9 @@ class TableScreen(Screen[None]):
         lines = [f"{tr('totals', lang)}{'：' if lang == 'zh' else ': '}{totals}"]
         if saved is not None:
             lines.append(saved)
+        review = self.table.review_command()
+        if self.table.match_over and review is not None:
+            lines.append(tr("review_hint", lang, review))
         app = self.app
         if isinstance(app, MahjongApp):
             app.farewell = lines

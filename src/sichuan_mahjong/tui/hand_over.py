@@ -136,4 +136,7 @@ def settlement_text(summary: HandSummary, table: Table) -> Text:
         out.append(tr("next_dealer", lang, name(s.next_dealer)) + "\n")
     if summary.record is not None:
         out.append(tr("saved", lang, summary.record) + "\n", style="dim")
+    review = table.review_command()
+    if table.match.is_over and review is not None:
+        out.append(tr("review_hint", lang, review) + "\n", style="bold")
     return out

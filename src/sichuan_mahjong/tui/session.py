@@ -9,6 +9,7 @@ the bots think again and the game stays the one ``--seed`` deals.
 
 from __future__ import annotations
 
+import shlex
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -55,6 +56,7 @@ class Table:
         }
         self.number = 0
         self._stamp = time.strftime("%Y%m%d-%H%M%S")
+        self.match_record: Path | None = None  # the match so far, once a hand of it is saved
         self.summaries: list[HandSummary] = []
         self.game = self._deal()
         self._bot_answers: dict[int, Action] = {}
@@ -134,7 +136,14 @@ class Table:
         path = folder / f"{name}-hand{self.number}{suffix}.jsonl"
         save_hand(self.game, path)
         save_match(self.match, folder / f"{name}-match.jsonl")
+        self.match_record = folder / f"{name}-match.jsonl"
         return path
+
+    def review_command(self) -> str | None:
+        """The command that reviews the player's seat over the saved match (docs/review.md), once one is saved."""
+        if self.match_record is None:
+            return None
+        return f"scmj review {shlex.quote(str(self.match_record))} --seat {HUMAN}"
 
     # ---------------------------------------------------------------------------------------- decisions
     def view(self) -> Observation:

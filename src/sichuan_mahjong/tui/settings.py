@@ -124,14 +124,15 @@ class PlaySettings:
     config: Path | None = None  # where changed settings are kept for the next run; None: not kept
 
     def __post_init__(self) -> None:
-        from sichuan_mahjong.agents import agent_names
+        from sichuan_mahjong.agents import UnknownAgentError, check_agent
 
         if len(self.bots) != 3:
             raise SettingsError(f"three bots are needed (seats 1, 2, 3), got {len(self.bots)}: {','.join(self.bots)}")
-        known = agent_names()
         for name in self.bots:
-            if name not in known:
-                raise SettingsError(f"unknown bot {name!r}; bots: {', '.join(known)}")
+            try:
+                check_agent(name)  # a registered name, or module:factory (your own bot)
+            except UnknownAgentError as exc:
+                raise SettingsError(str(exc)) from None
         if self.lang not in LANGS:
             raise SettingsError(f"language must be one of {', '.join(LANGS)}, got {self.lang!r}")
         if self.tiles not in TILE_STYLES:

@@ -48,6 +48,7 @@ class SettingsScreen(ModalScreen[PlaySettings | None]):
 
         presets = [(p, p) for p in PRESETS]
         tiers = [(bot_name(b, s.lang), b) for b in bots]
+        tiers += [(b, b) for b in dict.fromkeys(s.bots) if b not in bots]  # module:factory bots from --bots
         langs = [("中文", "zh"), ("English", "en")]
         styles = [("5p", "compact"), ("五筒", "zh"), ("🀝 图形" if zh else "🀝 glyph", "glyph")]
         options = ", ".join(f"{k}={v}" for k, v in s.options.items())

@@ -6,7 +6,9 @@ import { loadCatalogues, savedLang, translator } from "./i18n.js";
 import { joinHTML, lobbyHTML, readOptions } from "./lobby.js";
 import { Connection, forgetSeat, getJSON, post, saveSeat, savedSeat } from "./net.js";
 import { adviceHTML, bubbleFor, handOverHTML, inviteHTML, matchOverHTML } from "./panels.js";
-import { tableHTML, waitingHTML } from "./table.js";
+import { phrasesHTML, saidText, tableExtrasHTML, timedOutHTML } from "./phrases.js";
+import { play, setSound, soundFor, soundOn } from "./sounds.js";
+import { seatLabel, tableHTML, waitingHTML } from "./table.js";
 
 const app = document.getElementById("app");
 
@@ -27,8 +29,11 @@ const state = {
   handOver: null,
   matchOver: null,
   advice: null,
-  panel: null, // hand_over | match_over | advice | invite
+  panel: null, // hand_over | match_over | advice | invite | phrases
   toast: null,
+  toastSeq: null, // a refusal's toast answers the view of this seq; the next view takes it away
+  errorAt: null, // the lobby card whose button met the error: it is shown there
+  scrollToError: false,
 };
 
 function freshUI() {
@@ -101,7 +106,9 @@ function render() {
   document.documentElement.lang = state.lang === "zh" ? "zh-CN" : "en";
   document.title = t("title");
   let html;
-  if (state.screen === "lobby") html = lobbyHTML(t, { ...state.lobby, presets: state.presets, error: state.error, busy: state.busy });
+  if (state.screen === "lobby") {
+    html = lobbyHTML(t, { ...state.lobby, presets: state.presets, error: state.error, errorAt: state.errorAt, busy: state.busy });
+  }
   else if (state.screen === "join") html = joinHTML(t, { ...state.lobby, code: state.code, error: state.error, busy: state.busy });
   else if (state.screen === "waiting" || !state.msg) html = waitingHTML(t, ctx());
   else html = tableHTML(t, ctx());
@@ -110,9 +117,22 @@ function render() {
   else if (state.panel === "match_over" && state.matchOver) html += matchOverHTML(t, c);
   else if (state.panel === "advice" && state.advice) html += adviceHTML(t, c);
   else if (state.panel === "invite") html += inviteHTML(t, c);
+  else if (state.panel === "phrases" && state.me !== null) html += phrasesHTML(t);
+  const timedOut = state.screen === "table" && state.msg ? timedOutHTML(t, c) : "";
+  if (timedOut && !state.panel) html += timedOut;
   if (state.toast) html += `<div class="toast" role="status" data-role="toast">${escapeText(state.toast)}</div>`;
   app.innerHTML = html;
   document.body.dataset.screen = state.screen;
+  // The sound switch and the phrases button join the table's top bar (the table itself is table.js's).
+  const bar = app.querySelector(".topbar");
+  if (bar) bar.querySelector('[data-act="lang"]')?.insertAdjacentHTML("beforebegin", tableExtrasHTML(t, { sound: soundOn(), player: state.me !== null }));
+  // Over a panel (the 结算 that follows quickly once the bot plays) the notice is its first line.
+  if (timedOut && state.panel) app.querySelector(".overlay .panel")?.insertAdjacentHTML("afterbegin", timedOut);
+  if (state.scrollToError) {
+    // A refused join or create is said where the person is looking: the error is scrolled into view.
+    state.scrollToError = false;
+    app.querySelector('[data-role="error"]')?.scrollIntoView({ block: "center" });
+  }
   tick();
 }
 
@@ -123,8 +143,9 @@ function escapeText(s) {
 }
 
 let toastTimer = null;
-function toast(text, ms = 4000) {
+function toast(text, ms = 4000, seq = null) {
   state.toast = text;
+  state.toastSeq = seq;
   clearTimeout(toastTimer);
   toastTimer = setTimeout(() => {
     state.toast = null;
@@ -173,7 +194,7 @@ function errorText(err) {
   return t("error_server", { message: err.message });
 }
 
-async function busy(fn) {
+async function busy(fn, where) {
   state.busy = true;
   state.error = null;
   render();
@@ -181,6 +202,8 @@ async function busy(fn) {
     await fn();
   } catch (err) {
     state.error = errorText(err);
+    state.errorAt = where;
+    state.scrollToError = true;
   } finally {
     state.busy = false;
     render();
@@ -202,14 +225,16 @@ async function createRoom() {
     const answer = await post("/api/rooms", body);
     saveSeat(answer.room, { token: answer.token, seat: answer.seat, role: "player" });
     go(answer.room);
-  });
+  }, "create");
 }
 
 function codeFromForm() {
   captureLobby();
   const code = state.lobby.code || state.code || "";
-  if (!/^[A-Za-z0-9]{4}$/.test(code)) {
+  if (!/^[A-Za-z0-9]{4,6}$/.test(code)) {
     state.error = state.t("error_code");
+    state.errorAt = "join";
+    state.scrollToError = true;
     render();
     return null;
   }
@@ -223,7 +248,7 @@ async function joinRoom() {
     const answer = await post(`/api/rooms/${encodeURIComponent(code)}/seats`, { name: playerNameOrDefault() });
     saveSeat(code, { token: answer.token, seat: answer.seat, role: "player" });
     go(code);
-  });
+  }, "join");
 }
 
 async function watchRoom() {
@@ -233,7 +258,7 @@ async function watchRoom() {
     const answer = await post(`/api/rooms/${encodeURIComponent(code)}/spectators`, {});
     saveSeat(code, { token: answer.token, seat: null, role: "spectator" });
     go(code);
-  });
+  }, "join");
 }
 
 // ---------------------------------------------------------------- routing
@@ -318,8 +343,10 @@ function onMessage(m) {
       onView(m);
       break;
     case "hand_over":
+      // A missed hand's 结算 (the bot finished it while this seat was away) comes after the new hand's view:
+      // it is shown over the table, whose room is the newer one.
       state.handOver = m;
-      if (m.room) state.room = m.room;
+      if (m.room && !m.missed) setRoom(m.room);
       state.panel = "hand_over";
       render();
       break;
@@ -339,19 +366,60 @@ function onMessage(m) {
       state.ui.answered = { seq: m.seq, action: m.action };
       render();
       break;
+    case "said":
+      said(m);
+      break;
     case "error":
       if (m.code === "stale") break; // a newer view is on its way; it replaces the one the tap answered
+      if (m.code === "too_soon") {
+        toast(state.t("phrase_too_soon"), 2000);
+        break;
+      }
       state.ui.sent = null;
-      toast(m.words ? m.words[state.lang] || m.words.zh : m.message || m.code);
+      // A refusal answers the situation of this view: the next view (it became your turn…) takes it away.
+      toast(m.words ? m.words[state.lang] || m.words.zh : m.message || m.code, 4000, state.msg?.seq ?? null);
       break;
     case "pong":
       break;
     default:
       if (m.room && typeof m.room === "object") {
-        state.room = m.room;
+        setRoom(m.room);
         render();
       }
   }
+}
+
+/** A newer room object; a seat newly put in 托管 by the turn timer is announced (one's own gets a notice). */
+function setRoom(room) {
+  const before = state.room?.players || [];
+  state.room = room;
+  (room.players || []).forEach((p, seat) => {
+    if (p?.timed_out && !before[seat]?.timed_out && seat !== state.me && state.t) {
+      toast(state.t("timed_out_other", { seat: seatLabel(state.t, seat, state.me) }), 6000);
+    }
+  });
+}
+
+const PHRASE_MS = 3500;
+
+/** A quick phrase from a seat: over its plate for a few seconds (a short note before the table is up). */
+function said(m) {
+  const text = saidText(state.t, m.phrase);
+  if (state.screen !== "table") {
+    toast(state.t("said", { seat: seatLabel(state.t, m.seat, state.me), phrase: text }), PHRASE_MS);
+    return;
+  }
+  // Its own object (a later bubble replaces it), read in the language of the moment it is drawn.
+  const bubble = { toString: () => saidText(state.t, m.phrase) };
+  state.ui.bubbles = { ...state.ui.bubbles, [m.seat]: bubble };
+  setTimeout(() => {
+    if (state.ui.bubbles[m.seat] === bubble) {
+      const { [m.seat]: _, ...rest } = state.ui.bubbles;
+      state.ui.bubbles = rest;
+      if (state.screen === "table") render();
+    }
+  }, PHRASE_MS);
+  render();
 }
 
 function onView(m) {
@@ -359,8 +427,12 @@ function onView(m) {
   const wasAsked = before && before.legal && before.legal.length > 0;
   if (before && before.room && m.room && before.room.hand_no !== m.room.hand_no) state.ui = freshUI();
   state.msg = { ...m, legal: m.legal || [], hints: m.hints || {} };
-  if (m.room) state.room = m.room;
+  if (m.room) setRoom(m.room);
   state.screen = "table";
+  if (state.toast && state.toastSeq !== null && state.toastSeq !== m.seq) {
+    state.toast = null; // the refusal answered an older situation
+    state.toastSeq = null;
+  }
   if (state.ui.answered && state.ui.answered.seq !== m.seq) state.ui.answered = null;
   readEvents(m.events || [], freshConnection);
   freshConnection = false;
@@ -394,6 +466,8 @@ function readEvents(events, initial) {
       }, 6000);
     }
     if (initial || seat === undefined || seat < 0) continue;
+    const sound = soundFor(e, state.me);
+    if (sound) play(sound);
     const bubble = bubbleFor(state.t, e);
     if (bubble) {
       state.ui.bubbles = { ...state.ui.bubbles, [seat]: bubble };
@@ -503,12 +577,30 @@ app.addEventListener("click", (event) => {
   else if (what === "exchange") exchange();
   else if (what === "advise") send({ type: "advise", seq: state.msg?.seq });
   else if (what === "auto") send({ type: "auto", on: !state.room?.players?.[state.me]?.auto });
+  else if (what === "back") send({ type: "auto", on: false });
+  else if (what === "sound") {
+    setSound(!soundOn());
+    render();
+  } else if (what === "phrases") {
+    state.panel = state.panel === "phrases" ? null : "phrases";
+    render();
+  } else if (what === "say") {
+    state.panel = null;
+    send({ type: "say", phrase: el.dataset.phrase });
+    render();
+  }
   else if (what === "reconnect") route();
   else if (what === "invite") {
     state.panel = "invite";
     render();
   } else if (what === "copy") copyLink();
   else if (what === "close-panel") {
+    if (state.panel === "hand_over" && state.handOver?.missed) {
+      state.handOver = null; // a missed hand's 结算: back to the table, which has gone on
+      state.panel = null;
+      render();
+      return;
+    }
     if (state.panel === "hand_over" && !state.matchOver) send({ type: "next" });
     state.panel = state.panel === "hand_over" && state.matchOver ? "match_over" : null;
     render();

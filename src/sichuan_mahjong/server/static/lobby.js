@@ -9,7 +9,9 @@ function presetNames(presets) {
   return names.length ? [...names.filter((n) => n === "app"), ...names.filter((n) => n !== "app")] : ["app"];
 }
 export const MODES = ["bloody_kong", "bloody", "standard_kong", "standard"];
-export const BOT_TIERS = ["expert", "efficient", "random"];
+// Strongest first: 大师 (master) searches, 高手 (expert) is the default, 新手 (random) plays anything.
+export const BOT_TIERS = ["master", "expert", "efficient", "random"];
+export const DEFAULT_TIER = "expert";
 const SWITCHES = ["exchange_three", "declare_void", "declare_ready", "check_max", "flower_pig", "kong_shot_transfer"];
 const MAX_FANS = [null, 2, 3, 4, 5, 6];
 const SELF_DRAW = ["none", "base", "fan"];
@@ -66,7 +68,7 @@ export function lobbyHTML(t, s) {
   const seatRows = [1, 2, 3]
     .map((seat) => {
       const values = ["person", ...BOT_TIERS];
-      const current = s.bots?.[seat] ?? "expert";
+      const current = s.bots?.[seat] ?? DEFAULT_TIER;
       return field(
         t(`seat_rel_${seat}`),
         select(`bot-${seat}`, values, current, (v) => t(`tier_${v}`)),
@@ -74,14 +76,14 @@ export function lobbyHTML(t, s) {
       );
     })
     .join("");
-  const error = s.error ? `<p class="error" role="alert">${esc(s.error)}</p>` : "";
+  // An error is shown in the card whose button was pressed, where the person is looking (app.js scrolls to it).
+  const error = (where) => (s.error && (s.errorAt || "join") === where ? errorHTML(s.error) : "");
   return `
   <div class="lobby">
     <header class="lobby-head">
       <h1>${esc(t("title"))}</h1>
       ${langSwitch(t)}
     </header>
-    ${error}
     <section class="card create">
       <h2>${esc(t("lobby_create"))}</h2>
       ${field(t("your_name"), `<input id="name" maxlength="16" autocomplete="nickname" value="${esc(s.name)}">`)}
@@ -93,20 +95,26 @@ export function lobbyHTML(t, s) {
       <div id="options">${optionFields(t, presets[preset])}</div>
       <h3>${esc(t("lobby_seats"))}</h3>
       <div class="row seats">${seatRows}</div>
+      ${error("create")}
       <button class="primary big" data-act="create" ${s.busy ? "disabled" : ""}>${esc(t("lobby_create_button"))}</button>
     </section>
     <section class="card join">
       <h2>${esc(t("lobby_join"))}</h2>
       <div class="row">
-        ${field(t("room_code"), `<input id="code" maxlength="4" autocapitalize="characters" autocomplete="off" spellcheck="false" value="${esc(s.code || "")}" placeholder="K7QF">`)}
+        ${field(t("room_code"), `<input id="code" maxlength="6" autocapitalize="characters" autocomplete="off" spellcheck="false" value="${esc(s.code || "")}" placeholder="K7QF9R">`)}
       </div>
       <div class="row buttons">
         <button class="primary" data-act="join" ${s.busy ? "disabled" : ""}>${esc(t("join_button"))}</button>
         <button data-act="watch" ${s.busy ? "disabled" : ""}>${esc(t("watch_button"))}</button>
       </div>
+      ${error("join")}
     </section>
     <footer class="lobby-foot">${esc(t("lobby_foot"))}</footer>
   </div>`;
+}
+
+function errorHTML(text) {
+  return `<p class="error" role="alert" data-role="error">${esc(text)}</p>`;
 }
 
 export function langSwitch(t) {
@@ -116,11 +124,9 @@ export function langSwitch(t) {
 
 /** The join screen for someone who opened a share link: a name, then join or watch. */
 export function joinHTML(t, s) {
-  const error = s.error ? `<p class="error" role="alert">${esc(s.error)}</p>` : "";
   return `
   <div class="lobby">
     <header class="lobby-head"><h1>${esc(t("title"))}</h1>${langSwitch(t)}</header>
-    ${error}
     <section class="card join">
       <h2>${esc(t("join_room", { code: s.code }))}</h2>
       ${field(t("your_name"), `<input id="name" maxlength="16" autocomplete="nickname" value="${esc(s.name)}">`)}
@@ -129,6 +135,7 @@ export function joinHTML(t, s) {
         <button class="primary big" data-act="join" ${s.busy ? "disabled" : ""}>${esc(t("join_button"))}</button>
         <button data-act="watch" ${s.busy ? "disabled" : ""}>${esc(t("watch_button"))}</button>
       </div>
+      ${s.error ? errorHTML(s.error) : ""}
       <p><a href="/" data-act="home">${esc(t("back_to_lobby"))}</a></p>
     </section>
   </div>`;

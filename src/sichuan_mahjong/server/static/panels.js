@@ -16,12 +16,22 @@ function winLine(t, ctx, win) {
       : win.robbed_kong
         ? t("robbed_from", { seat: who(t, ctx, win.from_seat) })
         : t("dealt_in_by", { seat: who(t, ctx, win.from_seat) });
+  // A pattern worth no fan (平胡) is named alone; the line ends with what the win pays each payer, in bases
+  // (底): 2^fan after the cap, so 平胡 reads "1底", never "0番 = 0番".
   const fans = (win.patterns || [])
-    .map((p) => `${p[t.lang] || p.zh} ${t("fan_n", { n: p.fan })}`)
+    .map((p) => (p.fan ? `${p[t.lang] || p.zh} ${t("fan_n", { n: p.fan })}` : p[t.lang] || p.zh))
     .join(" · ");
-  return `<div class="winline">${tileHTML(win.tile, "sm")}<span>${esc(t("won_on", { tile: tileName(win.tile, t) }))} · ${esc(how)}${
-    fans ? ` · ${esc(fans)}` : ""
-  } = <b>${esc(t("fan_n", { n: win.fan }))}</b></span></div>`;
+  const units = 2 ** (win.fan || 0);
+  const worth = win.fan > 0 ? t("win_worth_fan", { fan: win.fan, n: units }) : t("win_worth", { n: units });
+  return `<div class="winline">${tileHTML(win.tile, "sm")}<span class="win-how">${esc(t("won_on", { tile: tileName(win.tile, t) }))} · ${esc(how)}</span>${
+    fans ? `<span class="win-fans">${esc(fans)}</span>` : ""
+  }<b class="win-worth" data-role="win-worth">${esc(worth)}</b></div>`;
+}
+
+/** Seats still playing when the hand ended (the server's `active`; older results: those without a win). */
+function stillPlaying(result, seat) {
+  if (Array.isArray(result.active)) return result.active[seat] !== false;
+  return !(result.wins || []).some((w) => w.seat === seat);
 }
 
 export function handOverHTML(t, ctx) {
@@ -37,9 +47,9 @@ export function handOverHTML(t, ctx) {
         .join("");
       const wins = (result.wins || []).filter((w) => w.seat === seat).map((w) => winLine(t, ctx, w)).join("");
       const delta = result.deltas?.[seat] ?? 0;
-      // 查叫: when the wall ran out, who was ready (有叫) and who was not (无叫).
+      // 查叫: when the wall ran out, who of those still playing was ready (有叫) and who was not (无叫).
       const ready =
-        result.reason === "wall" && result.ready
+        result.reason === "wall" && result.ready && stillPlaying(result, seat)
           ? ` <span class="badge ${result.ready[seat] ? "ready" : "offline"}">${esc(t(result.ready[seat] ? "is_ready" : "not_ready"))}</span>`
           : "";
       const total = room?.totals?.[seat] ?? 0;
@@ -58,20 +68,28 @@ export function handOverHTML(t, ctx) {
       // Players read words, not rule IDs: "R8.2 自摸" is shown as "自摸".
       const words = (p.words?.[t.lang] || p.words?.zh || p.reason).replace(/^R\d+(?:\.\d+)*\s+/, "");
       const mine = ctx.me === p.payee ? "plus" : ctx.me === p.payer ? "minus" : "";
-      return `<li class="${mine}">${esc(t("pays", { payer: who(t, ctx, p.payer), payee: who(t, ctx, p.payee), n: p.amount }))} <span class="why">${esc(words)}</span></li>`;
+      // Names and the amount each in their own column, so a number never runs into a name.
+      return `<li class="payment ${mine}"><span class="payer">${esc(who(t, ctx, p.payer))}</span><span class="pay-arrow">→</span><span class="payee">${esc(
+        who(t, ctx, p.payee),
+      )}</span><b class="amount" data-role="amount">${esc(p.amount)}</b><span class="why">${esc(words)}</span></li>`;
     })
     .join("");
-  const reason = result.reason ? `<span class="reason">${esc(t(`end_${result.reason}`))}</span>` : "";
+  // 流局 (a drawn hand) only when nobody won; a 血战 hand whose wall ran out after wins just ended.
+  const end = result.reason === "wall" && (result.wins || []).length ? "end_wall_won" : `end_${result.reason}`;
+  const reason = result.reason ? `<span class="reason" data-role="end-reason">${esc(t(end))}</span>` : "";
   const last = room && room.hand_no >= room.hands;
+  const missed = !!ctx.handOver.missed; // the server's copy for a seat that was away: the table goes on behind it
+  const button = missed ? "btn_back_to_table" : last ? "btn_standings" : "btn_next_hand";
   return `
     <div class="overlay" role="dialog" aria-modal="true">
       <div class="panel settlement" data-role="settlement">
-        <h2>${esc(t("settlement"))} · ${esc(t("hand_of", { n: room?.hand_no ?? 1, total: room?.hands ?? 1 }))} ${reason}</h2>
+        <h2>${esc(t("settlement"))} · ${esc(t("hand_of", { n: ctx.handOver.hand_no ?? room?.hand_no ?? 1, total: room?.hands ?? 1 }))} ${reason}</h2>
+        ${missed ? `<p class="missed" data-role="missed">${esc(t("missed_hand"))}</p>` : ""}
         <div class="results">${rows}</div>
         <h3>${esc(t("payments"))}</h3>
         ${payments ? `<ul class="payments">${payments}</ul>` : `<p>${esc(t("no_payments"))}</p>`}
         <p class="next">${esc(t("next_dealer", { seat: who(t, ctx, result.next_dealer) }))}</p>
-        <div class="row buttons"><button class="primary big" data-act="close-panel">${esc(t(last ? "btn_standings" : "btn_next_hand"))}</button></div>
+        <div class="row buttons panel-foot"><button class="primary big" data-act="close-panel">${esc(t(button))}</button></div>
       </div>
     </div>`;
 }

@@ -1,11 +1,12 @@
 // The service worker keeps the page's own static files for offline start and the home-screen app. It caches
 // nothing else: the API, the websocket and every game message always go to the server.
 
-const CACHE = "scmj-static-v1";
+const CACHE = "scmj-static-v2";
 const FILES = [
   "/",
   "/index.html",
   "/style.css",
+  "/flow.css",
   "/app.js",
   "/dom.js",
   "/i18n.js",
@@ -14,6 +15,8 @@ const FILES = [
   "/lobby.js",
   "/net.js",
   "/panels.js",
+  "/phrases.js",
+  "/sounds.js",
   "/table.js",
   "/tiles.js",
   "/manifest.webmanifest",

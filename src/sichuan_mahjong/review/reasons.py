@@ -1,0 +1,128 @@
+"""A costly decision in words, the advisor's words: steps from ready, waits and live tiles, fan, danger.
+
+The numbers come from the play-outs; the words say what in the seat's view they come from, read from that view
+alone (:func:`~sichuan_mahjong.hints.advise_view`: what each answer leaves the hand, and who has declared 报叫).
+"""
+
+from __future__ import annotations
+
+from sichuan_mahjong.advisor import DiscardAdvice
+from sichuan_mahjong.game.actions import Action, ActionKind
+from sichuan_mahjong.game.view import Observation
+from sichuan_mahjong.hints import ChoiceAdvice, NothingToAdviseError, Option, advise_view
+from sichuan_mahjong.tiles import SUITS
+
+__all__ = ["reason"]
+
+_SUIT_ZH = {"m": "万", "p": "筒", "s": "条"}
+
+
+def _advice(view: Observation) -> ChoiceAdvice | None:
+    try:
+        return advise_view(view)
+    except (NothingToAdviseError, ValueError):
+        return None
+
+
+def _row_en(r: DiscardAdvice) -> str:
+    if r.shanten == 0 and r.waits:
+        waits = "/".join(str(w.tile) for w in r.waits)
+        live = sum(w.remaining for w in r.waits)
+        fan = max(w.fan for w in r.waits)
+        return f"ready on {waits} with {live} live tiles, up to {fan} fan"
+    if r.shanten == 0:
+        return "ready but with no live winning tile"
+    return f"{r.shanten} from ready with {r.total} live useful tiles"
+
+
+def _row_zh(r: DiscardAdvice) -> str:
+    if r.shanten == 0 and r.waits:
+        waits = "/".join(str(w.tile) for w in r.waits)
+        live = sum(w.remaining for w in r.waits)
+        fan = max(w.fan for w in r.waits)
+        return f"听{waits}，还剩{live}张，最多{fan}番"
+    if r.shanten == 0:
+        return "听牌但没有活张"
+    return f"{r.shanten}向听，进张{r.total}张"
+
+
+def _option_en(o: Option) -> str:
+    if o.shanten < 0:
+        return "a win"
+    state = "ready" if o.shanten == 0 else f"{o.shanten} from ready"
+    return f"{state} with {o.live} live useful tiles"
+
+
+def _option_zh(o: Option) -> str:
+    if o.shanten < 0:
+        return "胡牌"
+    state = "听牌" if o.shanten == 0 else f"{o.shanten}向听"
+    return f"{state}，进张{o.live}张"
+
+
+def _danger(view: Observation, action: Action) -> tuple[str, str]:
+    """Who has declared 报叫 and might win on this discard (not void in its suit, still in the hand)."""
+    if action.kind is not ActionKind.DISCARD:
+        return "", ""
+    suit = action.tile_index // 9
+    seats = [o for o in range(4) if o != view.seat and view.active[o] and view.ready[o] and view.voids[o] != suit]
+    if not seats:
+        return "", ""
+    who = ", ".join(f"seat {o}" for o in seats)
+    return f"; {action.tile} goes into {who}'s 报叫", f"；{action.tile}打向{'、'.join(f'{o}号位' for o in seats)}的报叫"
+
+
+def _text(action: Action, zh: bool) -> str:
+    kind = action.kind
+    if kind is ActionKind.DISCARD:
+        return f"打{action.tile}" if zh else f"discard {action.tile}"
+    if kind is ActionKind.VOID:
+        suit = SUITS[action.suit_index]
+        return f"定缺{_SUIT_ZH[suit]}" if zh else f"void {suit}"
+    if zh:
+        words = {"hu": "胡", "pass": "过", "pung": "碰", "kong": "杠", "declare_ready": "报叫"}
+        if kind.value in words:
+            return words[kind.value]
+        return f"杠{action.tile}" if action.tile is not None else str(action)
+    return str(action)
+
+
+def reason(view: Observation, chosen: Action, best: Action, gain: float) -> tuple[str, str]:
+    """Why ``best`` beats ``chosen`` here, in English and in Chinese (a line each)."""
+    tail_en = f" ({gain:.1f} points better in play-outs)"
+    tail_zh = f"（推演多得{gain:.1f}分）"
+    advice = _advice(view)
+    if best.kind is ActionKind.HU and chosen.kind is not ActionKind.HU:
+        fan = None
+        if advice is not None:
+            fan = next((o.fan for o in advice.options if o.action.kind is ActionKind.HU), None)
+        worth_en = f" worth {fan} fan" if fan is not None else ""
+        worth_zh = f"{fan}番的" if fan is not None else ""
+        return (
+            f"Passed a win{worth_en} with {view.wall_count} tiles left in the wall{tail_en}.",
+            f"放弃了{worth_zh}胡牌，牌墙还剩{view.wall_count}张{tail_zh}。",
+        )
+    danger_en, danger_zh = _danger(view, chosen)
+    head_en = f"{_cap(_text(best, False))} rather than {_text(chosen, False)}"
+    head_zh = f"应{_text(best, True)}而不是{_text(chosen, True)}"
+    if advice is not None and advice.discards is not None and chosen.kind is best.kind is ActionKind.DISCARD:
+        rows = {r.discard.index: r for r in advice.discards.rows}
+        b, c = rows.get(best.tile_index), rows.get(chosen.tile_index)
+        if b is not None and c is not None:
+            return (
+                f"{head_en}: {best.tile} leaves the hand {_row_en(b)}, {chosen.tile} {_row_en(c)}{danger_en}{tail_en}.",
+                f"{head_zh}：打{best.tile}{_row_zh(b)}，打{chosen.tile}{_row_zh(c)}{danger_zh}{tail_zh}。",
+            )
+    if advice is not None:
+        opts = {o.action: o for o in advice.options}
+        ob, oc = opts.get(best), opts.get(chosen)
+        if ob is not None and oc is not None:
+            return (
+                f"{head_en}: {_option_en(ob)} against {_option_en(oc)}{danger_en}{tail_en}.",
+                f"{head_zh}：{_option_zh(ob)}，对比{_option_zh(oc)}{danger_zh}{tail_zh}。",
+            )
+    return f"{head_en}{danger_en}{tail_en}.", f"{head_zh}{danger_zh}{tail_zh}。"
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
