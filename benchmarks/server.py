@@ -330,8 +330,8 @@ def many_processes(args: argparse.Namespace, tmp: Path, n: int, pg: Any) -> tupl
     port = free_port()
     many = serve_many.ServeMany(tmp / f"many-{n}", workers=n, port=port, pg=pg, serve_args=serve_args)
     many.db = pg.create_database(f"bench{n}")
-    if not args.pg_sync:  # a commit returns before PostgreSQL's fsync: SQLite's guarantee (docs/hosting.md)
-        many.db += "?options=-csynchronous_commit%3Doff"
+    if args.pg_sync:  # every commit waits for PostgreSQL's fsync (the store's default does not: pgstore.py)
+        many.db += "?options=-csynchronous_commit%3Don"
     many.start()
     pids = [p.pid for p in many.procs if p is not None]
     return Target(port, pids, [f"http://{s}" for s in many.servers], many), many.stop
@@ -354,10 +354,7 @@ def main() -> None:
     parser.add_argument("--takeover", action="store_true", help="with --many N>1: kill a worker, time the takeover")
     parser.add_argument("--lease", type=float, default=3.0, help="the workers' --lease (default: 3)")
     parser.add_argument(
-        "--pg-sync",
-        action=argparse.BooleanOptionalAction,
-        default=True,
-        help="PostgreSQL's synchronous_commit (--no-pg-sync: off, a commit does not wait for its fsync)",
+        "--pg-sync", action="store_true", help="the workers' commits wait for PostgreSQL's fsync (synchronous_commit)"
     )
     args = parser.parse_args()
     _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)

@@ -140,3 +140,16 @@ def test_scmj_serve_refuses_a_postgresql_it_cannot_reach_in_one_line(tmp_path: P
     lines = [line for line in done.stderr.splitlines() if line.strip()]
     assert len(lines) == 1 and "cannot connect to the PostgreSQL database" in lines[0], done.stderr
     assert "secret" not in lines[0] and "someone:***@127.0.0.1" in lines[0]
+
+
+def test_postgresql_commits_as_sqlite_does_unless_the_url_says_otherwise(pg_url: str) -> None:
+    """SQLite's guarantee (a commit not waiting for the disk's fsync, which would stall the event loop at every
+    answer); a URL that names synchronous_commit keeps its own."""
+    from sichuan_mahjong.server.pgstore import PgStore
+
+    for url, expected in ((pg_url, "off"), (pg_url + "?options=-csynchronous_commit%3Don", "on")):
+        store = PgStore(url)
+        try:
+            assert store._rows("SHOW synchronous_commit") == [(expected,)]
+        finally:
+            store.close()
