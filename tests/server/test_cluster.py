@@ -3,6 +3,7 @@ workers' ring is nginx's own consistent hash (alive and with a worker down), and
 mid-hand has its rooms taken over: people reconnect through the proxy with the same tokens and play on exactly
 where they were; when it comes back, its rooms are handed back, never held by two workers at once."""
 
+# ruff: noqa: F811  (the PostgreSQL fixtures imported from pgfixtures are test parameters)
 from __future__ import annotations
 
 import asyncio
@@ -18,6 +19,7 @@ import httpx
 import pytest
 from websockets.asyncio.client import connect
 
+from pgfixtures import any_db, pg_cluster, pg_url  # noqa: F401 - fixtures, used as parameters (F811 below)
 from sichuan_mahjong.server.lobby import CODE_ALPHABET
 from sichuan_mahjong.server.ring import Ring
 from webtable import Message, Peer, autoplay, free_port, pick

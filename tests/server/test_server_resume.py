@@ -2,6 +2,7 @@
 the expert bot taking a gone seat after ``--hold`` and the person taking it back, and ``kill -9`` then a
 restart on the same database with every token still valid and the room exactly where it was."""
 
+# ruff: noqa: F811  (the PostgreSQL fixtures imported from pgfixtures are test parameters)
 from __future__ import annotations
 
 import asyncio
@@ -9,6 +10,7 @@ import random
 from pathlib import Path
 from typing import Any
 
+from pgfixtures import any_db, pg_cluster, pg_url  # noqa: F401 - fixtures, used as parameters (F811 below)
 from sichuan_mahjong.server.store import open_store
 from webtable import Message, Peer, Server, autoplay, pick, players
 

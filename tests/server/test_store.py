@@ -2,6 +2,7 @@
 comes back the same, a room is written whole or not at all, a write is committed when the call returns (a
 process killed with ``kill -9`` right after loses nothing it had answered), closed and damaged rooms."""
 
+# ruff: noqa: F811  (the PostgreSQL fixtures imported from pgfixtures are test parameters)
 from __future__ import annotations
 
 import os
@@ -13,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from pgfixtures import any_db, pg_cluster, pg_url  # noqa: F401 - fixtures, used as parameters (F811 below)
 from sichuan_mahjong.server.store import RoomStore, SeatRow, open_store
 
 

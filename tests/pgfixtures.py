@@ -1,5 +1,6 @@
-"""The PostgreSQL fixtures of the server's tests: one throwaway cluster per test session (tests/pgcluster.py),
-a fresh database per test. Skipped, with the reason, only where PostgreSQL's server programs or psycopg are
+"""The PostgreSQL fixtures of the server's tests (imported by the tests that use them: ``from pgfixtures import
+any_db, pg_cluster, pg_url``): one throwaway cluster per test session (tests/pgcluster.py), a fresh database per
+test. Skipped, with the reason, only where PostgreSQL's server programs or psycopg are
 missing (CI installs both: .ci/run, the extra ``dev``)."""
 
 from __future__ import annotations
