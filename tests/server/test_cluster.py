@@ -195,3 +195,21 @@ def test_scmj_serve_refuses_a_bad_worker_setting_in_one_line(
     err = capsys.readouterr().err
     assert err.startswith("scmj serve: error:") and said in err and "Traceback" not in err
     assert not (tmp_path / "db.sqlite").exists()  # refused before anything was opened
+
+
+def test_a_worker_that_owns_no_code_refuses_to_create_a_room_instead_of_hanging() -> None:
+    """A worker whose lease is not yet taken (restarted before its old one ran out) owns no code: a POST
+    /api/rooms to it is refused with 403 at once (nginx asks the next worker), not a search that never ends."""
+    from sichuan_mahjong.server.lobby import Lobby, RequestError
+    from sichuan_mahjong.server.room import ServerOptions
+    from sichuan_mahjong.server.store import Store
+
+    lobby = Lobby(Store(":memory:"), ServerOptions())
+    lobby.owns = lambda code: False
+    with pytest.raises(RequestError) as refused:
+        lobby.create({"preset": "app"})
+    assert refused.value.status == 403 and "no room codes" in str(refused.value)
+    assert lobby.store.codes() == set()
+    lobby.owns = lambda code: code[0] in "ACD"  # a share of the codes: found quickly
+    room, _ = lobby.create({"preset": "app"})
+    assert room.code[0] in "ACD"

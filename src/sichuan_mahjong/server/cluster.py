@@ -193,8 +193,7 @@ class Cluster:
         """Let another worker have the room: its connections close (1012, reconnect), it stays open in the store."""
         room = self.lobby.rooms.get(code)
         if room is not None:
-            message = {"type": "error", "code": "moved", "message": f"room {code} moves to another worker: reconnect"}
-            room.close("moved", message, CLOSE_MOVED, stored=False)
+            room.close("moved", None, CLOSE_MOVED, stored=False)  # the page reconnects on its own
         with contextlib.suppress(Exception):
             self.store._write([("DELETE FROM room_holders WHERE code = ? AND holder = ?", (code, self.holder))])
         log.info("worker %s let go of room %s (its owner is back)", self.options.name, code)
