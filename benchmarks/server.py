@@ -279,8 +279,9 @@ async def takeover(http: httpx.AsyncClient, target: Target, codes: list[str], le
     last = max(back.values(), default=float("nan"))
     print(
         f"takeover: worker 1 of {many.n} killed (kill -9) holding {len(mine)} of {len(codes)} tables; "
-        f"{len(back)} answered again through the proxy, the last {last:.2f} s after the kill "
-        f"(its lease: {lease:g} s, so {last - lease:.2f} s after it ran out, at most)",
+        f"{len(back)} answered again through the proxy, the last {last:.2f} s after the kill; its {lease:g} s "
+        f"lease, renewed up to {lease / 6:.2f} s before, ran out {max(0.0, last - lease):.2f}-"
+        f"{last - lease + lease / 6:.2f} s before that",
         flush=True,
     )
 
