@@ -14,10 +14,12 @@ takeover and handback (docs/hosting.md, "Several workers").
   again (a worker that came back): their connections are closed with 1012 (the page reconnects, through the
   proxy, to the new holder), the room stays open in the database and its new owner claims it at its next
   heartbeat. Nobody claims a room that a live process holds, so two processes never play one room.
-* **The gate.** A request for a room held elsewhere (or not yet claimed) waits up to ``wait`` seconds for
-  this worker to hold it, then is answered 403 before anything is done, which the proxy takes as "try the
-  next worker of the ring" (nginx ``proxy_next_upstream http_403``; 403 does not count as a failed worker).
-  A code that no open room has goes to the app as in one process (404).
+* **The gate.** A request for an open room this worker does not hold waits (up to ``wait`` seconds) when
+  this worker is about to hold it: the room's owner claiming it at its next heartbeat, or the next worker of
+  the ring, which the proxy asks when the owner is down and which takes it over once the owner's lease ran
+  out. Otherwise, or after the wait, it is answered 403 before anything is done, which the proxy takes as
+  "try the next worker of the ring" (nginx ``proxy_next_upstream http_403``; 403 does not count as a failed
+  worker). A code that no open room has goes to the app as in one process (404).
 """
 
 from __future__ import annotations
@@ -232,9 +234,10 @@ class Cluster:
 
 
 class Gate:
-    """ASGI middleware: a request for a room this worker does not hold waits for it (a takeover or handback in
-    progress) up to ``wait`` seconds, then is answered 403 before anything is done (the proxy tries the next
-    worker). ``cluster()`` is this worker's :class:`Cluster` once the app has started."""
+    """ASGI middleware: a request for a room this worker does not hold waits while this worker is about to
+    hold it (a takeover or handback in progress, at most ``wait`` seconds), else is answered 403 before
+    anything is done (the proxy tries the next worker). ``cluster()`` is this worker's :class:`Cluster` once
+    the app has started."""
 
     def __init__(self, app: ASGI, cluster: Callable[[], Cluster | None]) -> None:
         self.app = app
