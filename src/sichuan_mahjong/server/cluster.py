@@ -63,8 +63,9 @@ CREATE TABLE IF NOT EXISTS leases (
 CREATE TABLE IF NOT EXISTS room_holders (
     code TEXT PRIMARY KEY,
     holder TEXT NOT NULL
-)
-"""
+);
+CREATE INDEX IF NOT EXISTS rooms_open ON rooms (code) WHERE closed IS NULL
+"""  # rooms_open: each heartbeat reads the open rooms, a few among every room ever made
 _NOW = "extract(epoch from clock_timestamp())"
 _ROOM_PATH = re.compile(r"^/(?:api/rooms|ws)/([^/]+)")
 
