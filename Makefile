@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PLAY_STAMP := $(VENV)/.installed-play
 
-.PHONY: play serve test lint typecheck bench bench-engine compiled pure dist clean
+.PHONY: play serve serve-many test lint typecheck bench bench-engine compiled pure dist clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -37,6 +37,20 @@ PORT ?= 8000
 serve: $(SERVE_STAMP)
 	@echo "The web table: open http://127.0.0.1:$(PORT)/ (Ctrl-C stops it)"
 	$(BIN)/scmj serve --host 127.0.0.1 --port $(PORT)
+
+# `make serve-many`: WORKERS `scmj serve --worker K/N` processes behind nginx (Debian's, run in the foreground
+# with deploy/nginx.conf.in filled in), on one PostgreSQL (a cluster of its own in build/serve-many/pg, kept
+# between runs; apt-get install nginx postgresql), all on 127.0.0.1: nginx on PORT, the workers on the next ports.
+WORKERS ?= 2
+SERVE_MANY_STAMP := $(VENV)/.installed-serve-many
+$(SERVE_MANY_STAMP): pyproject.toml
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e '.[web,postgres]'
+	touch $(SERVE_MANY_STAMP)
+
+serve-many: $(SERVE_MANY_STAMP)
+	$(BIN)/python scripts/serve_many.py --workers $(WORKERS) --port $(PORT)
 
 # pytest runs on two workers (pytest-xdist, the machine's two cores); then the tests again against a copy of
 # the package whose hot modules are compiled (scripts/compile.py --into, mypyc: docs/rl.md "Speed"); then a 30 s

@@ -30,14 +30,15 @@ def free_port() -> int:
 
 
 class Server:
-    """``scmj serve`` on 127.0.0.1 with its own database; ``kill()`` is ``kill -9``, ``start()`` again resumes."""
+    """``scmj serve`` on 127.0.0.1 with its own database (a SQLite file, or a ``postgresql://`` URL with ``log``
+    naming the log file); ``kill()`` is ``kill -9``, ``start()`` again resumes."""
 
-    def __init__(self, db: Path, *args: str, hold: float = 30.0) -> None:
+    def __init__(self, db: Path | str, *args: str, hold: float = 30.0, log: Path | None = None) -> None:
         self.db = db
         self.args = ["--hold", str(hold), "--bot-delay", "0", "--pause", "0", "--rate", "1000", *args]
         self.port = 0
         self.proc: subprocess.Popen[bytes] | None = None
-        self.log = db.parent / "server.log"
+        self.log = log or Path(db).parent / "server.log"
 
     @property
     def http(self) -> str:

@@ -41,7 +41,7 @@ def test_one_person_and_three_bots_play_a_whole_match(server: Server) -> None:
 
     asyncio.run(play())
     assert httpx.get(f"{server.http}/healthz").json()["gc"]["every_s"] == 300  # scmj serve's own policy
-    records = server.db.parent / "records"
+    records = server.log.parent / "records"
     (record,) = [f for f in records.glob("*.jsonl") if "-hand" not in f.name]
     match = load_match(record)
     assert match.is_over and len(match.games) == 2

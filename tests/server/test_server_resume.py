@@ -2,6 +2,7 @@
 the expert bot taking a gone seat after ``--hold`` and the person taking it back, and ``kill -9`` then a
 restart on the same database with every token still valid and the room exactly where it was."""
 
+# ruff: noqa: F811  (the PostgreSQL fixtures imported from pgfixtures are test parameters)
 from __future__ import annotations
 
 import asyncio
@@ -9,6 +10,8 @@ import random
 from pathlib import Path
 from typing import Any
 
+from pgfixtures import any_db, pg_cluster, pg_url  # noqa: F401 - fixtures, used as parameters (F811 below)
+from sichuan_mahjong.server.store import open_store
 from webtable import Message, Peer, Server, autoplay, pick, players
 
 BOTS = {"1": "expert", "2": "expert", "3": "expert"}
@@ -101,8 +104,9 @@ def test_takeover_after_the_hold_and_reclaim(tmp_path: Path) -> None:
         asyncio.run(go())
 
 
-def test_kill_9_then_resume_on_the_same_database(tmp_path: Path) -> None:
-    with Server(tmp_path / "db.sqlite") as server:
+def test_kill_9_then_resume_on_the_same_database(tmp_path: Path, any_db: str) -> None:
+    """In each store: SQLite, and PostgreSQL (``scmj serve --db postgresql://...``)."""
+    with Server(any_db, "--records", str(tmp_path / "records"), log=tmp_path / "server.log") as server:
         # Four hands: the person is asked 26 times before the match ends (two hands of quick wins were not always).
         room = server.room(hands=4, bots=BOTS)
         code = room["room"]
@@ -124,6 +128,9 @@ def test_kill_9_then_resume_on_the_same_database(tmp_path: Path) -> None:
             return last
 
         last = asyncio.run(first_part())
+        stored = open_store(any_db)  # the server wrote to that database (not a file named like the URL)
+        assert len(stored.open_rooms()[0].answers) > 25
+        stored.close()
         server.kill()
         server.start()  # the same database, a new port
 

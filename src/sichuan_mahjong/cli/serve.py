@@ -1,8 +1,10 @@
 """``scmj serve``: the web table's server (rooms, bots, reconnect, spectators), on 127.0.0.1 by default.
 
 Rooms, seats and every accepted answer live in a SQLite database (default beside the records in the user's
-data folder); a restarted server resumes every room where it was. Finished hands are saved as records in
-``records/`` beside the database (``scmj replay FILE`` reads them). Needs the optional extra ``web``.
+data folder) or, with ``--db postgresql://...``, in PostgreSQL (the extra ``postgres``; several server
+processes on one database: docs/hosting.md); a restarted server resumes every room where it was. Finished hands
+are saved as records in ``records/`` beside the SQLite file, or in ``--records`` (``scmj replay FILE`` reads
+them). Needs the optional extra ``web``.
 """
 
 from __future__ import annotations
@@ -10,9 +12,13 @@ from __future__ import annotations
 import argparse
 import logging
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sichuan_mahjong.server.limits import AddressLimits
 from sichuan_mahjong.tui.settings import default_records_dir
+
+if TYPE_CHECKING:
+    from sichuan_mahjong.server.cluster import ClusterOptions
 
 
 def default_db() -> Path:
@@ -40,7 +46,19 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     )
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
-    p.add_argument("--db", type=Path, default=None, help=f"the database (default: {default_db()})")
+    p.add_argument(
+        "--db",
+        default=None,
+        help=f"the database: a SQLite file or a postgresql:// URL (default: {default_db()})",
+    )
+    p.add_argument(
+        "--records",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="where finished hands are saved (default: records/ beside a SQLite file; with PostgreSQL "
+        f"{default_records_dir()})",
+    )
     p.add_argument(
         "--hold",
         type=float,
@@ -108,6 +126,27 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         metavar="MB",
         help="the database's write-ahead log is truncated once it passes this many megabytes, even under "
         "load (default: 32)",
+    )
+    p.add_argument(
+        "--worker",
+        default=None,
+        metavar="K/N",
+        help="worker K of N behind a proxy, all on one postgresql:// database: it holds the rooms whose codes "
+        "hash to it and takes over a dead worker's (docs/hosting.md)",
+    )
+    p.add_argument(
+        "--ring",
+        default=None,
+        metavar="HOST:PORT,...",
+        help="with --worker: the N workers' addresses as the proxy's upstream block names them, in order "
+        "(default: HOST:PORT-K+1 ... on consecutive ports)",
+    )
+    p.add_argument(
+        "--lease",
+        type=float,
+        default=3.0,
+        metavar="SECONDS",
+        help="with --worker: a worker silent this long is taken over (default: 3)",
     )
     p.add_argument(
         "--allow-bot",
@@ -191,8 +230,9 @@ def run(args: argparse.Namespace) -> int:
         from sichuan_mahjong.server.app import Limits, create_app
         from sichuan_mahjong.server.httpguard import GuardedWebSocketsProtocol, guarded_h11
         from sichuan_mahjong.server.limits import SourceLogLimit
+        from sichuan_mahjong.server.pgstore import redact
         from sichuan_mahjong.server.room import ServerOptions
-        from sichuan_mahjong.server.store import check_database
+        from sichuan_mahjong.server.store import check_store, is_postgres
     except ImportError as exc:
         raise ValueError(
             f"the web table needs the extra 'web' ({exc.name} is missing): pip install 'sichuan-mahjong[web]'"
@@ -202,13 +242,14 @@ def run(args: argparse.Namespace) -> int:
         from sichuan_mahjong.agents.spec import import_module
 
         import_module(module)
-    db = args.db or default_db()
+    db: str | Path = args.db if args.db and is_postgres(args.db) else Path(args.db or default_db())
+    records = args.records or (default_records_dir() if isinstance(db, str) else db.parent / "records")
     options = ServerOptions(
         hold=args.hold,
         bot_delay=args.bot_delay,
         pause=args.pause,
         idle=args.idle,
-        records=db.parent / "records",
+        records=records,
         full_gc=args.full_gc,
         unused=args.unused,
         room_interval=args.room_interval,
@@ -223,9 +264,11 @@ def run(args: argparse.Namespace) -> int:
     log_limit = SourceLogLimit(args.log_rate)
     for handler in logging.getLogger().handlers:
         handler.addFilter(log_limit)
-    check_database(db)  # a damaged database is refused here, in one line, before anything else opens it
-    app = create_app(db, options, limits, address, log_limit)
-    print(f"scmj serve: http://{args.host}:{args.port}/  (database {db})", flush=True)
+    cluster = _cluster(args, db)
+    check_store(db)  # a damaged or unreachable database is refused here, in one line, before anything opens it
+    app = create_app(db, options, limits, address, log_limit, cluster)
+    shown = redact(db) if isinstance(db, str) else db
+    print(f"scmj serve: http://{args.host}:{args.port}/  (database {shown})", flush=True)
     uvicorn.run(
         app,
         host=args.host,
@@ -239,3 +282,25 @@ def run(args: argparse.Namespace) -> int:
         forwarded_allow_ips=args.forwarded_allow_ips,
     )
     return 0
+
+
+def _cluster(args: argparse.Namespace, db: str | Path) -> ClusterOptions | None:
+    """``--worker K/N`` with ``--ring`` and ``--lease``, checked, or None for one process."""
+    from sichuan_mahjong.server.cluster import ClusterOptions, parse_worker
+
+    if args.worker is None:
+        if args.ring is not None:
+            raise ValueError("--ring goes with --worker K/N")
+        return None
+    k, n = parse_worker(args.worker)
+    if not isinstance(db, str):
+        raise ValueError("--worker needs a database all workers share: --db postgresql://...")
+    if not args.lease > 0:
+        raise ValueError(f"--lease must be positive, got {args.lease}")
+    if args.ring is None:
+        ring = [f"{args.host}:{args.port - k + 1 + i}" for i in range(n)]
+    else:
+        ring = [s.strip() for s in args.ring.split(",") if s.strip()]
+    if len(ring) != n or len(set(ring)) != n:
+        raise ValueError(f"--ring must name {n} different workers (HOST:PORT,...), got {args.ring!r}")
+    return ClusterOptions(k - 1, tuple(ring), lease=args.lease, wait=2 * args.lease)

@@ -30,6 +30,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from sichuan_mahjong.rules import PRESETS
 from sichuan_mahjong.server import botpool
 from sichuan_mahjong.server.botpool import pool_for
+from sichuan_mahjong.server.cluster import Cluster, ClusterOptions, Gate
 from sichuan_mahjong.server.gcpolicy import FullCollections, scheduled_full_collections
 from sichuan_mahjong.server.limits import (
     SOURCE,
@@ -44,7 +45,7 @@ from sichuan_mahjong.server.limits import (
 )
 from sichuan_mahjong.server.lobby import Lobby, RequestError
 from sichuan_mahjong.server.room import Room, ServerOptions
-from sichuan_mahjong.server.store import Store
+from sichuan_mahjong.server.store import open_store
 from sichuan_mahjong.server.wire import ClientMessage, WireError, dumps, error_message, parse_client
 
 __all__ = ["Limits", "create_app"]
@@ -240,14 +241,18 @@ def create_app(
     limits: Limits | None = None,
     address: AddressLimits | None = None,
     log_limit: SourceLogLimit | None = None,
+    cluster: ClusterOptions | None = None,
 ) -> Starlette:
-    """The server: ``db`` is the SQLite file (rooms are restored from it at start-up); ``address`` the limits per
-    client address; ``log_limit`` a log filter whose summaries of dropped lines are written every few seconds."""
+    """The server: ``db`` is the SQLite file or a ``postgresql://`` URL (rooms are restored from it at start-up);
+    ``address`` the limits per client address; ``log_limit`` a log filter whose summaries of dropped lines are
+    written every few seconds; ``cluster``: one worker of several on one PostgreSQL database (server/cluster.py),
+    which holds only the rooms that hash to it and takes over a dead worker's."""
     options = options or ServerOptions()
     limits = limits or Limits()
     address = address or AddressLimits()
     gate = AddressGate(address)
     state: dict[str, Lobby] = {}
+    workers: list[Cluster] = []
     timings = Timings()
     collections: list[FullCollections] = []
 
@@ -256,16 +261,27 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        store = Store(db, wal_max=options.wal_max)
-        store.start_checkpoints()
+        store = open_store(db, wal_max=options.wal_max)
+        store.start()
         state["lobby"] = the_lobby = Lobby(store, options, address)
-        restored = the_lobby.restore()
-        the_lobby.resume()
-        log.info("database %s: %d room(s) restored", db, restored)
         loop = asyncio.get_running_loop()
         tasks = [loop.create_task(_sweep(the_lobby, min(60.0, options.idle / 4)))]
         if log_limit is not None:
             tasks.append(loop.create_task(_flush_logs(log_limit, 5.0)))
+        if cluster is None:
+            restored = the_lobby.restore()
+            the_lobby.resume()
+            log.info("database %s: %d room(s) restored", getattr(store, "path", db), restored)
+        else:
+            from sichuan_mahjong.server.pgstore import PgStore
+
+            if not isinstance(store, PgStore):
+                raise TypeError("several workers need a postgresql:// database")  # checked by scmj serve first
+            worker = Cluster(store, the_lobby, cluster)
+            worker.beat()  # the lease, then this worker's rooms, before the first request
+            workers.append(worker)
+            tasks.append(loop.create_task(worker.run()))
+            log.info("worker %s: %d room(s) held", cluster.name, len(the_lobby.rooms))
         try:
             async with scheduled_full_collections(options.full_gc) as full:
                 collections.append(full)
@@ -273,6 +289,8 @@ def create_app(
         finally:
             for task in tasks:
                 task.cancel()
+            for worker in workers:
+                worker.give_up()
             botpool.shutdown()
             store.close()
 
@@ -290,6 +308,8 @@ def create_app(
             "gc": collections[-1].summary() if collections else {},
             "bots": pool_for(options.bot_workers, options.bot_processes).summary(),
         }
+        if workers:
+            out["worker"] = workers[0].options.name
         if request.query_params.get("reset"):
             timings.durations.clear()
         return JSONResponse(out)
@@ -370,7 +390,10 @@ def create_app(
     ]
     if STATIC.is_dir():
         routes.append(Mount("/", StaticFiles(directory=STATIC), name="static"))
-    return Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(_Source)])
+    middleware = [Middleware(_Source)]
+    if cluster is not None:
+        middleware.append(Middleware(Gate, cluster=lambda: workers[0] if workers else None))
+    return Starlette(routes=routes, lifespan=lifespan, middleware=middleware)
 
 
 async def _sweep(lobby: Lobby, every: float) -> None:

@@ -11,7 +11,7 @@ import random
 import secrets
 import time
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -19,7 +19,7 @@ from sichuan_mahjong.agents import UnknownAgentError, agent_names, check_agent
 from sichuan_mahjong.rules import PRESETS, Rules, RulesError
 from sichuan_mahjong.server.limits import AddressLimits, LimitExceededError, text_error
 from sichuan_mahjong.server.room import Room, RoomSettings, ServerOptions
-from sichuan_mahjong.server.store import SeatRow, Store
+from sichuan_mahjong.server.store import RoomRow, RoomStore, SeatRow
 
 __all__ = ["CODE_ALPHABET", "CODE_LENGTH", "Lobby", "RequestError", "new_code"]
 
@@ -42,12 +42,17 @@ class RequestError(ValueError):
         self.status = status
 
 
-def new_code(taken: set[str] | Mapping[str, object]) -> str:
-    """A fresh room code from the OS's CSPRNG, not in ``taken``."""
-    while True:
+def new_code(taken: set[str] | Mapping[str, object], accept: Callable[[str], bool] | None = None) -> str:
+    """A fresh room code from the OS's CSPRNG, not in ``taken`` (and passing ``accept``, when given: a worker's
+    share of the codes, about 1/N of them; none at all while it holds no lease: 403, the proxy asks another)."""
+    for _ in range(_CODE_TRIES if accept is not None else 1 << 62):
         code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-        if code not in taken:
+        if code not in taken and (accept is None or accept(code)):
             return code
+    raise RequestError("this worker gives out no room codes now (it is starting); try again", 403)
+
+
+_CODE_TRIES: Final = 2000  # a share of 1/100 of the codes is missed 2000 times running once in 10**9
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,13 +154,15 @@ class Lobby:
     the place of the oldest token not watching now (:meth:`watch`), so tokens taken and left unused cannot
     lock real spectators out."""
 
-    def __init__(self, store: Store, options: ServerOptions, limits: AddressLimits | None = None) -> None:
+    def __init__(self, store: RoomStore, options: ServerOptions, limits: AddressLimits | None = None) -> None:
         self.store = store
         self.options = options
         self.limits = limits or AddressLimits()
         self.rooms: dict[str, Room] = {}
         self.tickets: dict[str, Ticket] = {}
         self._codes = store.codes()
+        #: Whether a new code may be given out here (several workers: only codes that hash to this one).
+        self.owns: Callable[[str], bool] = lambda code: True
         self.owners: dict[str, str] = {}  # room code -> the address that created it
         self.owned: Counter[str] = Counter()  # address -> rooms it holds open
         self.watchers: dict[str, dict[str, None]] = {}  # room code -> its spectator tokens, oldest first
@@ -200,7 +207,7 @@ class Lobby:
         bots = bots_from_body(body, self.options.allowed_bots)
         host = SeatRow(0, _name(body, "host"), secrets.token_urlsafe(24), None)
         rows = [host] + [SeatRow(s, f"{tier} bot", None, tier) for s, tier in sorted(bots.items())]
-        code = new_code(self._codes)
+        code = new_code(self._codes, self.owns)
         self.store.add_room(code, settings.to_json(), rows)
         room = self._new_room(code, settings)
         for row in rows:
@@ -253,10 +260,11 @@ class Lobby:
             return None
         return ticket
 
-    def restore(self) -> int:
-        """Bring back every open room from the store, each match replayed to where it was. Returns the count."""
+    def restore(self, rows: list[RoomRow] | None = None) -> int:
+        """Bring back every open room from the store (or those of ``rows``), each match replayed to where it
+        was. Returns the count."""
         count = 0
-        for row in self.store.open_rooms():
+        for row in self.store.open_rooms() if rows is None else rows:
             if row.damage is not None:
                 log.error("room %s closed at start-up: %s", row.code, row.damage)
                 self.store.close_room(row.code, f"restore failed: {row.damage}")

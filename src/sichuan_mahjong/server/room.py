@@ -52,7 +52,7 @@ from sichuan_mahjong.server.seats import (
     ServerOptions,
     Shown,
 )
-from sichuan_mahjong.server.store import SeatRow, Store
+from sichuan_mahjong.server.store import RoomStore, SeatRow
 from sichuan_mahjong.server.turn_timer import Strikes
 from sichuan_mahjong.server.wire import (
     ClientMessage,
@@ -79,7 +79,7 @@ class Room(Delivery):
         self,
         code: str,
         settings: RoomSettings,
-        store: Store,
+        store: RoomStore,
         options: ServerOptions,
         created: float | None = None,
         on_close: Callable[[Room], None] | None = None,
@@ -130,8 +130,11 @@ class Room(Delivery):
         message = error_message("room_failed", f"room {self.code} stopped after an internal error; it is closed")
         self.close(f"failed: {exc!r}", message, CLOSE_ROOM_FAILED)
 
-    def close(self, reason: str, message: Mapping[str, Any] | None = None, code: int = 1000) -> None:
-        """Close the room for good: timers stop, clients get ``message`` and are disconnected."""
+    def close(
+        self, reason: str, message: Mapping[str, Any] | None = None, code: int = 1000, *, stored: bool = True
+    ) -> None:
+        """Close the room for good: timers stop, clients get ``message`` and are disconnected. ``stored=False``:
+        only here (another worker takes it over), it stays open in the store."""
         if self.closed is not None:
             return
         self.closed = reason
@@ -149,7 +152,8 @@ class Room(Delivery):
                 seat.hold.cancel()
         self.spectators.clear()
         try:
-            self.store.close_room(self.code, reason)
+            if stored:
+                self.store.close_room(self.code, reason)
         finally:
             if self.on_close is not None:
                 self.on_close(self)

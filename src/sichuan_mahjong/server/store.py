@@ -20,6 +20,12 @@ The same thread keeps a *mark* beside the database (``server.db.mark``): how man
 rewritten (fsync, then rename) when they change. At start-up :func:`check_database` compares the database
 with it, so a WAL cut or damaged by hand, or a power cut, that lost accepted answers is reported instead of
 passing in silence, and a database found empty or missing where the mark says rooms were is refused.
+
+:class:`RoomStore` is what the server needs of a database; :class:`Store` (SQLite, this module) and
+:class:`~sichuan_mahjong.server.pgstore.PgStore` (PostgreSQL, for several server processes on one database)
+implement it with the same tables and the same statements, so one test suite holds both
+(tests/server/test_store.py). :func:`open_store` picks one from ``scmj serve --db``: a ``postgresql://`` URL or
+a file.
 """
 
 from __future__ import annotations
@@ -30,11 +36,25 @@ import os
 import sqlite3
 import threading
 import time
+from abc import ABC, abstractmethod
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-__all__ = ["DEFAULT_WAL_MAX", "RoomRow", "SeatRow", "Store", "StoreError", "check_database", "mark_path"]
+__all__ = [
+    "DEFAULT_WAL_MAX",
+    "RoomRow",
+    "RoomStore",
+    "SeatRow",
+    "Store",
+    "StoreError",
+    "check_database",
+    "check_store",
+    "is_postgres",
+    "mark_path",
+    "open_store",
+]
 
 log = logging.getLogger("sichuan_mahjong.server")
 
@@ -105,8 +125,97 @@ class RoomRow:
     damage: str | None = None  # why the row cannot be read (its settings are not a JSON object): not restored
 
 
-class Store:
-    """One SQLite file; ``Store(":memory:")`` for tests that need no file. ``wal_max``: the WAL's ceiling in
+class RoomStore(ABC):
+    """What the server needs of its database. Every write is committed when the method returns (the crash
+    guarantee: an answer is stored before anything it causes is sent). Subclasses give a transaction
+    (:meth:`_write`) and a query (:meth:`_rows`) in SQL whose parameters are ``?``; the statements are here."""
+
+    @abstractmethod
+    def _write(self, statements: list[tuple[str, tuple[Any, ...]]]) -> None:
+        """Run the statements in one transaction, committed when this returns."""
+
+    @abstractmethod
+    def _rows(self, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        """Every row of a query."""
+
+    def start(self) -> None:  # noqa: B027 - most stores need nothing beside them
+        """Start what runs beside the server (SQLite: the WAL's checkpoints). Nothing by default."""
+
+    @abstractmethod
+    def close(self) -> None: ...
+
+    # ------------------------------------------------------------------------------------------- writes
+    def add_room(self, code: str, settings: dict[str, Any], seats: list[SeatRow]) -> None:
+        rows: list[tuple[str, tuple[Any, ...]]] = [
+            ("INSERT INTO rooms (code, settings, created) VALUES (?, ?, ?)", (code, json.dumps(settings), time.time()))
+        ]
+        rows += [(_ADD_SEAT, (code, s.seat, s.name, s.token, s.bot, int(s.auto))) for s in seats]
+        self._write(rows)
+
+    def add_seat(self, code: str, seat: SeatRow) -> None:
+        self._write([(_ADD_SEAT, (code, seat.seat, seat.name, seat.token, seat.bot, int(seat.auto)))])
+
+    def add_spectator(self, code: str, token: str) -> None:
+        self._write([("INSERT INTO spectators (code, token) VALUES (?, ?)", (code, token))])
+
+    def remove_spectator(self, code: str, token: str) -> None:
+        self._write([("DELETE FROM spectators WHERE code = ? AND token = ?", (code, token))])
+
+    def set_auto(self, code: str, seat: int, on: bool) -> None:
+        self._write([("UPDATE seats SET auto = ? WHERE code = ? AND seat = ?", (int(on), code, seat))])
+
+    def add_answer(self, code: str, hand: int, seat: int, action: str) -> None:
+        """One accepted answer; committed when this returns."""
+        self._write([(_ADD_ANSWER, (code, hand, seat, action))])
+
+    def close_room(self, code: str, reason: str) -> None:
+        """The room is over (expired, finished or failed): it is not restored again."""
+        self._write([("UPDATE rooms SET closed = ? WHERE code = ?", (reason, code))])
+
+    # -------------------------------------------------------------------------------------------- reads
+    def codes(self) -> set[str]:
+        """Every room code ever given out (closed ones too: a code is never reused)."""
+        return {row[0] for row in self._rows("SELECT code FROM rooms")}
+
+    def open_rooms(self, codes: Collection[str] | None = None) -> list[RoomRow]:
+        """Every room not closed (of ``codes`` only, when given), with its seats, spectators and answers, oldest
+        first. A room whose settings cannot be read comes with ``damage`` saying why (one bad row does not stop
+        the others)."""
+        where = ""
+        args: tuple[str, ...] = ()
+        if codes is not None:
+            args = tuple(sorted(codes))
+            where = f" AND code IN ({', '.join('?' * len(args))})" if args else " AND 0 = 1"
+        rooms = [
+            _room_row(code, settings, created)
+            for code, settings, created in self._rows(
+                f"SELECT code, settings, created FROM rooms WHERE closed IS NULL{where} ORDER BY created", args
+            )
+        ]
+        by_code = {r.code: r for r in rooms}
+        where = where.replace(" AND", " WHERE", 1)
+        for code, seat, name, token, bot, auto in self._rows(
+            f"SELECT code, seat, name, token, bot, auto FROM seats{where} ORDER BY code, seat", args
+        ):
+            if code in by_code:
+                by_code[code].seats.append(SeatRow(seat, name, token, bot, bool(auto)))
+        for code, token in self._rows(f"SELECT code, token FROM spectators{where}", args):
+            if code in by_code:
+                by_code[code].spectators.append(token)
+        for code, hand, seat, action in self._rows(
+            f"SELECT code, hand, seat, action FROM answers{where} ORDER BY id", args
+        ):
+            if code in by_code:
+                by_code[code].answers.append((hand, seat, action))
+        return rooms
+
+
+_ADD_SEAT = "INSERT INTO seats (code, seat, name, token, bot, auto) VALUES (?, ?, ?, ?, ?, ?)"
+_ADD_ANSWER = "INSERT INTO answers (code, hand, seat, action) VALUES (?, ?, ?, ?)"
+
+
+class Store(RoomStore):
+    """The SQLite store: one file; ``Store(":memory:")`` for tests that need no file. ``wal_max``: the WAL's ceiling in
     bytes (a write that finds it larger first truncates it)."""
 
     def __init__(self, path: str | Path, *, wal_max: int = DEFAULT_WAL_MAX) -> None:
@@ -193,6 +302,9 @@ class Store:
         os.replace(tmp, mark)
         self._marked = now
 
+    def start(self) -> None:
+        self.start_checkpoints()
+
     def close(self) -> None:
         self._stop.set()
         if self._checkpointer is not None:
@@ -202,9 +314,12 @@ class Store:
             self.write_mark()
         self._db.close()
 
-    def _tx(self, statements: list[tuple[str, tuple[Any, ...]]]) -> None:
+    def _write(self, statements: list[tuple[str, tuple[Any, ...]]]) -> None:
         self._bound_wal()
         db = self._db
+        if len(statements) == 1:  # autocommit: one statement is its own transaction
+            db.execute(*statements[0])
+            return
         db.execute("BEGIN")
         try:
             for sql, args in statements:
@@ -214,78 +329,8 @@ class Store:
             raise
         db.execute("COMMIT")
 
-    # ------------------------------------------------------------------------------------------- writes
-    def add_room(self, code: str, settings: dict[str, Any], seats: list[SeatRow]) -> None:
-        rows: list[tuple[str, tuple[Any, ...]]] = [
-            ("INSERT INTO rooms (code, settings, created) VALUES (?, ?, ?)", (code, json.dumps(settings), time.time()))
-        ]
-        rows += [
-            (
-                "INSERT INTO seats (code, seat, name, token, bot, auto) VALUES (?, ?, ?, ?, ?, ?)",
-                (code, s.seat, s.name, s.token, s.bot, int(s.auto)),
-            )
-            for s in seats
-        ]
-        self._tx(rows)
-
-    def add_seat(self, code: str, seat: SeatRow) -> None:
-        self._tx(
-            [
-                (
-                    "INSERT INTO seats (code, seat, name, token, bot, auto) VALUES (?, ?, ?, ?, ?, ?)",
-                    (code, seat.seat, seat.name, seat.token, seat.bot, int(seat.auto)),
-                )
-            ]
-        )
-
-    def add_spectator(self, code: str, token: str) -> None:
-        self._tx([("INSERT INTO spectators (code, token) VALUES (?, ?)", (code, token))])
-
-    def remove_spectator(self, code: str, token: str) -> None:
-        self._tx([("DELETE FROM spectators WHERE code = ? AND token = ?", (code, token))])
-
-    def set_auto(self, code: str, seat: int, on: bool) -> None:
-        self._tx([("UPDATE seats SET auto = ? WHERE code = ? AND seat = ?", (int(on), code, seat))])
-
-    def add_answer(self, code: str, hand: int, seat: int, action: str) -> None:
-        """One accepted answer; committed when this returns."""
-        self._bound_wal()
-        self._db.execute(
-            "INSERT INTO answers (code, hand, seat, action) VALUES (?, ?, ?, ?)", (code, hand, seat, action)
-        )
-
-    def close_room(self, code: str, reason: str) -> None:
-        """The room is over (expired, finished or failed): it is not restored again."""
-        self._tx([("UPDATE rooms SET closed = ? WHERE code = ?", (reason, code))])
-
-    # -------------------------------------------------------------------------------------------- reads
-    def codes(self) -> set[str]:
-        """Every room code ever given out (closed ones too: a code is never reused)."""
-        return {row[0] for row in self._db.execute("SELECT code FROM rooms")}
-
-    def open_rooms(self) -> list[RoomRow]:
-        """Every room not closed, with its seats, spectators and answers, oldest first. A room whose settings
-        cannot be read comes with ``damage`` saying why (one bad row does not stop the others)."""
-        db = self._db
-        rooms = [
-            _room_row(code, settings, created)
-            for code, settings, created in db.execute(
-                "SELECT code, settings, created FROM rooms WHERE closed IS NULL ORDER BY created"
-            )
-        ]
-        by_code = {r.code: r for r in rooms}
-        for code, seat, name, token, bot, auto in db.execute(
-            "SELECT code, seat, name, token, bot, auto FROM seats ORDER BY code, seat"
-        ):
-            if code in by_code:
-                by_code[code].seats.append(SeatRow(seat, name, token, bot, bool(auto)))
-        for code, token in db.execute("SELECT code, token FROM spectators"):
-            if code in by_code:
-                by_code[code].spectators.append(token)
-        for code, hand, seat, action in db.execute("SELECT code, hand, seat, action FROM answers ORDER BY id"):
-            if code in by_code:
-                by_code[code].answers.append((hand, seat, action))
-        return rooms
+    def _rows(self, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        return list(self._db.execute(sql, args))
 
 
 def _room_row(code: str, settings: object, created: float) -> RoomRow:
@@ -377,3 +422,27 @@ def _damaged(db: Path, detail: str) -> StoreError:
         f"{mark_path(db).name} beside it aside to start with no rooms (`sqlite3 {db} .recover` may save what is "
         "still readable)"
     )
+
+
+def is_postgres(db: str | Path) -> bool:
+    """``scmj serve --db``: a ``postgresql://`` (or ``postgres://``) URL names a PostgreSQL database."""
+    return str(db).startswith(("postgresql://", "postgres://"))
+
+
+def open_store(db: str | Path, *, wal_max: int = DEFAULT_WAL_MAX) -> RoomStore:
+    """The store for ``scmj serve --db``: PostgreSQL for a URL, otherwise the SQLite file ``db``."""
+    if is_postgres(db):
+        from sichuan_mahjong.server.pgstore import PgStore
+
+        return PgStore(str(db))
+    return Store(db, wal_max=wal_max)
+
+
+def check_store(db: str | Path) -> None:
+    """The start-up check for either kind: :func:`check_database` for a file, a connection for PostgreSQL."""
+    if is_postgres(db):
+        from sichuan_mahjong.server.pgstore import check_postgres
+
+        check_postgres(str(db))
+    else:
+        check_database(db)
