@@ -19,7 +19,7 @@ What is timed:
 
 RLCard's game is a simpler rule set: 136 tiles with honours, chow/pung/gong, any four sets and a pair wins, the
 game ends at the first win, no 缺一门, no fan, no payments, no 血战, 过水 or 查叫. Ours plays the full rules of
-each preset (RULES.md), settlement included. Random play rarely wins on either side, so most hands run to the
+each preset (docs/rules.md), settlement included. Random play rarely wins on either side, so most hands run to the
 wall's end: the timings are of the turn loop, claims and the end-of-wall settlement.
 
 Memory: ``tracemalloc`` of one finished hand kept alive (the ``Game`` with its event log) and the peak while it

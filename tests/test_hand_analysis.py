@@ -1,4 +1,4 @@
-"""The hand evaluator on tables of tile strings, named by rule (RULES.md R3 缺一门, R7 shapes, R9.5 查叫)."""
+"""The hand evaluator on tables of tile strings, named by rule (docs/rules.md R3 缺一门, R7 shapes, R9.5 查叫)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Match (RULES.md R11): dealer rotation by R2.5, running totals that always sum to zero, seeds, misuse."""
+"""Match (docs/rules.md R11): dealer rotation by R2.5, running totals that always sum to zero, seeds, misuse."""
 
 from __future__ import annotations
 

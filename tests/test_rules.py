@@ -1,4 +1,4 @@
-"""Rules, presets and option validation (RULES.md R5, R10)."""
+"""Rules, presets and option validation (docs/rules.md R5, R10)."""
 
 from __future__ import annotations
 

@@ -15,7 +15,7 @@ from sichuan_mahjong.game import Event, Observation
 from sichuan_mahjong.record import HandRecord, RecordError, hand_to_jsonl, parse_record
 from sichuan_mahjong.seat_log import SeatLog, seat_steps
 
-#: Seats 1 and 2 are ready after the deal: the 报叫 round asks them (RULES.md R9.6).
+#: Seats 1 and 2 are ready after the deal: the 报叫 round asks them (docs/rules.md R9.6).
 READY_AT_DEAL = ["5p4p8p9p9p8s8s3m3m4m4m5m5m6m", "111m234m567m789m5p", "222s333s444s666s5p", "11s55s77s99s123p67p"]
 
 

@@ -1,7 +1,7 @@
 """What a seat's own view tells it about its hand, for any table (terminal or web): waits with live copies,
 the discards that keep it ready, and the advisor's word on a discard, a kong or a claim.
 
-Everything here reads one :class:`~sichuan_mahjong.game.Observation` and nothing else (RULES.md R12), so a
+Everything here reads one :class:`~sichuan_mahjong.game.Observation` and nothing else (docs/rules.md R12), so a
 server may send it to that seat. "Left" is what :func:`~sichuan_mahjong.agents.hand.read_view` calls unseen:
 four copies minus the seat's own and every copy it can see (rivers, others' melds, tiles others won on).
 

@@ -1,4 +1,4 @@
-"""A match (RULES.md R11): several hands at one base, the dealer passed on by R2.5, running totals.
+"""A match (docs/rules.md R11): several hands at one base, the dealer passed on by R2.5, running totals.
 
 The first hand's dealer is rolled with dice (R2.2, inside :class:`Game`); every later dealer is the previous
 hand's ``result.next_dealer`` (R2.5: the first winner, or the discarder when that first win was 一炮多响; after a

@@ -7,7 +7,7 @@ checks that the engine writes exactly the events the file holds, so a damaged, t
 a :class:`RecordError` naming the file, the line and what is wrong, never a wrong game or a traceback.
 
 A record for one seat (``save_hand(game, path, seat=k)``) holds only ``game.events_for(k)``, what that seat
-may see (RULES.md R12): no other hand, no wall, no seed. It is what a client may keep; it can be shown
+may see (docs/rules.md R12): no other hand, no wall, no seed. It is what a client may keep; it can be shown
 (``scmj replay``) but not replayed as a full game.
 
 >>> from sichuan_mahjong.game.state import Game
@@ -505,7 +505,7 @@ def replay_hand(hand: HandRecord, game: Game | None = None) -> Game:
 def _full(record: Record, what: str) -> None:
     if record.seat is not None:
         raise RecordError(
-            f"a record for seat {record.seat} only (the events that seat may see, RULES.md R12): it cannot be "
+            f"a record for seat {record.seat} only (the events that seat may see, docs/rules.md R12): it cannot be "
             f"replayed as a full {what}; `scmj replay` can show it",
             record.source,
             1,

@@ -3,7 +3,7 @@
 The engine refuses an illegal answer with an :class:`~sichuan_mahjong.game.IllegalActionError` in English
 written for programs (``seat 0 cannot pung 5p: holds one 5p``). The table checks the legal answers first
 (``view.legal``, what the engine offers) and, when the choice is not among them, says why from what the
-player can see (RULES.md R12: his view, nothing else). Only a refusal this module has no words for falls back
+player can see (docs/rules.md R12: his view, nothing else). Only a refusal this module has no words for falls back
 to the engine's message.
 
 >>> from sichuan_mahjong.game import Game

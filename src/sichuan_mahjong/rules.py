@@ -1,4 +1,4 @@
-"""The rule set: a mode (RULES.md R5) plus every option of R2-R10, as one frozen value.
+"""The rule set: a mode (docs/rules.md R5) plus every option of R2-R10, as one frozen value.
 
 Defaults are the source as written (preset ``seed``). Options are data; the code that reads each one is
 named in its comment, so a reader can follow an option to where it acts.

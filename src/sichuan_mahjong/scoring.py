@@ -1,4 +1,4 @@
-"""Fan (番) of a winning hand: the shapes and bonuses of RULES.md R7 and the house extras of R10.
+"""Fan (番) of a winning hand: the shapes and bonuses of docs/rules.md R7 and the house extras of R10.
 
 Each pattern is one small definition below, registered with its id, Chinese and English names and fan:
 a reader finds 清对 in one place. A hand can often be read several ways (``111222333m`` is three pungs or

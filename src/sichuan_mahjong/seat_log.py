@@ -116,7 +116,7 @@ class SeatLog:
         handler(self, event.seat, d)
 
     def _check_seen(self, event: Event) -> None:
-        """Refuse what this seat could not have received (RULES.md R12): the log must be its filtered one."""
+        """Refuse what this seat could not have received (docs/rules.md R12): the log must be its filtered one."""
         kind, d, me = event.type, event.data, self.seat
         why = None
         if kind == "deal":

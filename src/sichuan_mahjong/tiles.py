@@ -1,4 +1,4 @@
-"""Tiles: the 27 kinds of Sichuan mahjong (RULES.md R1) and their notations.
+"""Tiles: the 27 kinds of Sichuan mahjong (docs/rules.md R1) and their notations.
 
 Inside the package a tile is an ``int`` 0..26: characters (m) 0-8, dots (p) 9-17, bamboo (s) 18-26, so
 ``index // 9`` is the suit and ``index % 9 + 1`` the rank. :class:`Tile` is the small value that users see.

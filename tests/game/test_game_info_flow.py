@@ -1,4 +1,4 @@
-"""Information flow (RULES.md R12; issue 10, item 7), as a differential test: two deals that give one seat the same
+"""Information flow (docs/rules.md R12; issue 10, item 7), as a differential test: two deals that give one seat the same
 tiles and the same public history but differ in the other seats' hidden tiles must give that seat identical
 views and identical filtered events, step after step, until something differs in public.
 

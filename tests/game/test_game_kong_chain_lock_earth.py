@@ -1,4 +1,4 @@
-"""Four readings of the source (RULES.md R7, R9.1): 杠上花 / 杠上炮 「每杠+1番」 over a chain of kongs, 过水不胡
+"""Four readings of the source (docs/rules.md R7, R9.1): 杠上花 / 杠上炮 「每杠+1番」 over a chain of kongs, 过水不胡
 compares the hand's own fan (a situational bonus does not lift the lock), and 地胡 is spoiled only by a pung or
 a kong before it. Seat 0 deals; the others hold single tiles of three suits unless a test says otherwise, so
 they are never ready and claim nothing the story does not claim."""

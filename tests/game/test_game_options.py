@@ -1,4 +1,4 @@
-"""报叫, 天胡/地胡, 定缺, 换三张, 点杠花, self-draw bonus, illegal answers (RULES.md R3, R7, R9.6, R10, R12)."""
+"""报叫, 天胡/地胡, 定缺, 换三张, 点杠花, self-draw bonus, illegal answers (docs/rules.md R3, R7, R9.6, R10, R12)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""RULES.md R13: the source's two narrated hands (seed/chengdu-mahjong-rules.zh.txt, its last section) as scripts.
+"""docs/rules.md R13: the source's two narrated hands (seed/chengdu-mahjong-rules.zh.txt, its last section) as scripts.
 
 Every other seat's hand and every draw are chosen so that the story happens exactly and nothing else can:
 the other players hold only single tiles of three suits, so they are never ready and can claim nothing the

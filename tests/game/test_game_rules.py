@@ -1,4 +1,4 @@
-"""One scripted deal per rule ID (RULES.md R2-R12). Seat 0 deals unless a test says otherwise."""
+"""One scripted deal per rule ID (docs/rules.md R2-R12). Seat 0 deals unless a test says otherwise."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A seat's own 过水不胡 lock in its view (RULES.md R9.1, R12): ``Observation.pass_lock``.
+"""A seat's own 过水不胡 lock in its view (docs/rules.md R9.1, R12): ``Observation.pass_lock``.
 
 The view carries the seat's own lock (the capped fan of the best win it passed since its last draw) and nothing
 of another seat's: a view of seat o is the same whether or not seat s (s != o) is locked. The engine's lock is

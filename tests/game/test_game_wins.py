@@ -1,4 +1,4 @@
-"""Several winners on one tile, who deals next, and what a winner no longer pays (RULES.md R2.5, R4.2, R7,
+"""Several winners on one tile, who deals next, and what a winner no longer pays (docs/rules.md R2.5, R4.2, R7,
 R8, R9.3, R9.4, R9.7). Seat 0 deals unless a test says otherwise."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The seat badges (tui/badges.py): the 过水不胡 badge (RULES.md R9.1) shows the view's own seat's lock only."""
+"""The seat badges (tui/badges.py): the 过水不胡 badge (docs/rules.md R9.1) shows the view's own seat's lock only."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The bot protocol and the registry of bots by name.
 
-A bot sees exactly what a human at that seat would (``game.view(seat)``, RULES.md R12) plus the legal answers,
+A bot sees exactly what a human at that seat would (``game.view(seat)``, docs/rules.md R12) plus the legal answers,
 and returns one of those answers. It never touches the game, so a bot is safe to run beside a server or a
 record, and a tournament can give it any seat.
 """

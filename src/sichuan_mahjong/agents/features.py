@@ -2,7 +2,7 @@
 
 ``encode(view)`` returns a new ``float32`` array of shape ``(NUM_PLANES, 27)`` = (90, 27): row ``p``, column ``k``
 is feature ``p`` of tile kind ``k`` (m 0-8, p 9-17, s 18-26). It reads the view and nothing else, so it carries
-exactly what the seat may know (RULES.md R12). Seats are *relative* to the observer: 0 the seat itself, 1 下家
+exactly what the seat may know (docs/rules.md R12). Seats are *relative* to the observer: 0 the seat itself, 1 下家
 (the next to play, on its right), 2 对家 (across), 3 上家 (left), so one network plays from any chair. A
 per-seat feature takes consecutive rows (or blocks of rows) in that order. A *broadcast* row holds one number in
 all 27 columns.

@@ -2,8 +2,8 @@
 
 A full record is replayed and checked first (sichuan_mahjong.record), so what is printed is what the engine
 did. The answers (``act`` events) stay with the move they answer; only a pass is printed (the rest echo the
-event they cause). ``--seat K`` shows only what seat K could see (RULES.md R12): its own tiles and the public table; a
-record saved for one seat can only be shown that way. A *move* is one player's act and what follows from it
+event they cause). ``--seat K`` shows only what seat K could see (docs/rules.md R12): its own tiles and the public
+table; a record saved for one seat can only be shown that way. A *move* is one player's act and what follows from it
 before the next player acts: a discard and the next draw, a kong and its replacement, a win and its payments.
 """
 

@@ -1,4 +1,4 @@
-"""What a seat may answer when asked (RULES.md R3, R4, R9, R10), with a fixed flat index for RL.
+"""What a seat may answer when asked (docs/rules.md R3, R4, R9, R10), with a fixed flat index for RL.
 
 Drawing is automatic and never an action. An :class:`Action` is a small frozen value; every action the engine
 can ever offer is built once, so ``Action.parse(str(a)) is a`` and ``Action.from_index(a.index) is a``.

@@ -1,4 +1,4 @@
-"""The deal (RULES.md R2): rolling for the dealer, dealing from the broken wall, and reading a ``deal`` event back.
+"""The deal (docs/rules.md R2): rolling for the dealer, dealing from the broken wall, and reading a ``deal`` event back.
 
 Everything chance decides in a hand is in its ``deal`` event (hands, wall in draw order, dice, seed). A replay
 or a record starts from that event, so :func:`read_deal` checks it is a deal the engine could have made — dice

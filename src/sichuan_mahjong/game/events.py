@@ -1,4 +1,4 @@
-"""The event log: every change of a hand's state is one :class:`Event` (DESIGN.md, STYLE.md "chance is an event").
+"""The event log: every change of a hand's state is one :class:`Event` (docs/design.md; chance is an event).
 
 An event is ``type``, ``seat`` (-1 when no seat acts) and JSON-native ``data``; tiles are written in notation
 (``"5p"``), so a hand saves as JSON Lines of ``Event.to_dict()`` and :meth:`Game.replay` rebuilds it.

@@ -1,6 +1,6 @@
 """The authoritative state machine of one hand (局): set-up, turns, claims, kongs, wins, settlement.
 
-Everything outward goes through :meth:`Game.view` (RULES.md R12). The hot path is integers: per seat a list
+Everything outward goes through :meth:`Game.view` (docs/rules.md R12). The hot path is integers: per seat a list
 of 27 counts and three per-suit base-5 keys kept up to date as tiles move, so the evaluator's tables answer
 "does this win" without building tiles. Every change is an :class:`Event`; the ``deal`` event holds all
 chance, and the ``act`` events are the answers, so :meth:`Game.replay` rebuilds the same hand.

@@ -1,4 +1,4 @@
-"""What one seat may see (RULES.md R12): the only door from the engine to bots, tables, servers and RL.
+"""What one seat may see (docs/rules.md R12): the only door from the engine to bots, tables, servers and RL.
 
 An :class:`Observation` holds the seat's own tiles and the public table, nothing more: never another seat's
 concealed tiles, a concealed kong's tile, a void choice before all are revealed, or the wall order.

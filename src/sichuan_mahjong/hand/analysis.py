@@ -1,4 +1,4 @@
-"""Hand analysis: is_winning, shanten, waits and useful tiles, all under 缺一门 (RULES.md R3.1).
+"""Hand analysis: is_winning, shanten, waits and useful tiles, all under 缺一门 (docs/rules.md R3.1).
 
 Two doors onto the same tables (``tables.py``):
 

@@ -1,4 +1,4 @@
-"""Melds a player has put down: pungs and the three kinds of kong (RULES.md R4, R6).
+"""Melds a player has put down: pungs and the three kinds of kong (docs/rules.md R4, R6).
 
 >>> Meld.parse("pung 2s")
 Meld.parse('pung 2s')

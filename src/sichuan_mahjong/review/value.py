@@ -1,7 +1,7 @@
 """What an answer is worth from one seat's view: its mean points over play-outs of sampled hidden tiles.
 
 Every sample is drawn from the seat's :class:`~sichuan_mahjong.game.Observation` and its own log of the hand
-(``game.events_for(seat)``) and nothing else, so a review never reads a hidden tile (RULES.md R12):
+(``game.events_for(seat)``) and nothing else, so a review never reads a hidden tile (docs/rules.md R12):
 
 * in play (``play``, ``claim``, ``rob``) by :func:`~sichuan_mahjong.game.sample.sample_game`, as the master's
   search draws them: tile counts, voids (declared and shown by play), 报叫, hand sizes, each other hand shaped by

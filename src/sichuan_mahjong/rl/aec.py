@@ -11,7 +11,7 @@ kept until the last one is in; then the engine resolves them together (win befor
 Nothing changes in between, so no seat's observation shows another's answer, and a seat the engine does not
 ask (it can do nothing with the discard) is never selected. Drawing is automatic.
 
-Observations hold what the seat may see only (RULES.md R12): ``{"observation": float32 (90, 27),
+Observations hold what the seat may see only (docs/rules.md R12): ``{"observation": float32 (90, 27),
 "action_mask": int8 (584,)}``, the planes exactly ``encode(game.view(seat))``, kept up to date from the hand's
 events by a :class:`~sichuan_mahjong.rl.tracker.PlaneTracker` rather than rebuilt; the mask is all zeros
 except for the selected agent. Rewards are each seat's
@@ -168,7 +168,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801  # PettingZoo's name;
         return flat_obs(self._dict_space, obs) if self.flatten else obs
 
     def view(self, agent: str) -> Observation:
-        """What ``agent``'s seat may see now (``game.view(seat)``, RULES.md R12): the input of a bot's ``act``."""
+        """What ``agent``'s seat may see now (``game.view(seat)``, docs/rules.md R12): the input of a bot's ``act``."""
         return self._game().view(self._seat[agent])
 
     def legal_actions(self, agent: str) -> Sequence[Action]:

@@ -2,7 +2,7 @@
 
 * A bot at a seat of the AEC or parallel env: :func:`bot_action` asks any :class:`~sichuan_mahjong.agents.Agent`
   (built in or yours) for that seat's answer from what the seat may see — ``env.view(agent)``, the seat's
-  ``game.view(seat)`` (RULES.md R12), and ``env.legal_actions(agent)`` — and returns the action's index for
+  ``game.view(seat)`` (docs/rules.md R12), and ``env.legal_actions(agent)`` — and returns the action's index for
   ``env.step``. It never reads the game itself, so the bot cannot see hidden tiles
   (``tests/rl/test_rl_bots.py`` checks it: the same view gives the same action whatever the hidden tiles).
 * A policy as a bot: :class:`ObservationAgent` wraps any function from the env's observation (the planes and

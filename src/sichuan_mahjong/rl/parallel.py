@@ -149,7 +149,7 @@ class SichuanMahjongParallelEnv(ParallelEnv):  # type: ignore[misc]  # pettingzo
         return obs, rewards, dict.fromkeys(agents, done), dict.fromkeys(agents, False), infos
 
     def view(self, agent: str) -> Observation:
-        """What ``agent``'s seat may see now (``game.view(seat)``, RULES.md R12): the input of a bot's ``act``."""
+        """What ``agent``'s seat may see now (``game.view(seat)``, docs/rules.md R12): the input of a bot's ``act``."""
         return self._game().view(AGENTS.index(agent))
 
     def legal_actions(self, agent: str) -> Sequence[Action]:

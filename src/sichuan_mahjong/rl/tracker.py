@@ -7,7 +7,7 @@ private rows (its tiles and drawn tile, its own kongs, what it has not seen, its
 observation is then one ``take`` of 90 rows of that table, rotated to the seat — the same array ``encode``
 returns for that seat's view (``tests/rl/test_rl_tracker.py`` checks it at every step of many hands).
 
-What a seat's rows learn is what its filtered event stream tells it (RULES.md R12, ``filter_event``): the
+What a seat's rows learn is what its filtered event stream tells it (docs/rules.md R12, ``filter_event``): the
 tiles of the deal, of 换三张, of a draw and of a concealed kong reach only the seat's own rows; everything else
 is public. The 过水 lock is in no event: after a seat answered a claim other than by ``hu``, it is read from the
 seat's own view. The phase comes from :attr:`Game.phase`.

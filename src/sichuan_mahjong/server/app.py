@@ -1,4 +1,4 @@
-"""The web table's HTTP and websocket endpoints (DESIGN.md "The web protocol", docs/protocol.md), on Starlette.
+"""The web table's HTTP and websocket endpoints (docs/protocol.md), on Starlette.
 
 This module only carries messages: it checks each request and frame (size, JSON, rate, strikes, the limits
 per client address of :mod:`sichuan_mahjong.server.limits`) and hands it to the lobby or the room. Each

@@ -2,7 +2,7 @@
 its tests, a benchmark client or a page's test harness all build and read the same shapes.
 
 Everything a seat receives is built here from that seat's :class:`~sichuan_mahjong.game.Observation` and its
-filtered events (RULES.md R12); a spectator's from :func:`~sichuan_mahjong.game.view.public_view` and
+filtered events (docs/rules.md R12); a spectator's from :func:`~sichuan_mahjong.game.view.public_view` and
 :func:`~sichuan_mahjong.game.view.public_event`. Tiles are strings (``"5p"``), seats ints 0..3, voids
 ``"m"``/``"p"``/``"s"``/None.
 

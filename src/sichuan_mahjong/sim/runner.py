@@ -1,6 +1,6 @@
 """Tournaments: many hands with any four bots, duplicate deals, and the process-pool and Ray back ends.
 
-A *deal* is one seed: it fixes the shuffle, the dice and so the dealer (RULES.md R2). Played once, player i sits
+A *deal* is one seed: it fixes the shuffle, the dice and so the dealer (docs/rules.md R2). Played once, player i sits
 at seat i. Played in duplicate, it is played four times with player i at seat ``(i + r) % 4`` for r = 0..3, so
 each player gets each seat's tiles once and the luck of the deal cancels out of the comparison.
 

@@ -1,7 +1,7 @@
 """The terminal table (Textual): the player at seat 0 against three bots, keyboard first, mouse too.
 
 Everything the table shows of the hand in play comes from ``game.view(0)`` and the events filtered for
-seat 0 (RULES.md R12); only the end-of-hand screen shows every hand, once the hand is over.
+seat 0 (docs/rules.md R12); only the end-of-hand screen shows every hand, once the hand is over.
 
 Keys on the table (the help screen, ``?``, lists them in the chosen language):
 

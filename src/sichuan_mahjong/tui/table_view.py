@@ -1,5 +1,5 @@
 """How the table looks: its widgets (``compose_table``) and their CSS, and ``TableView``, which fills them from
-what seat 0 may see (``game.view(0)``, RULES.md R12) and what the screen keeps beside the game (``Marks``: the
+what seat 0 may see (``game.view(0)``, docs/rules.md R12) and what the screen keeps beside the game (``Marks``: the
 cursor, the picked tiles, the message, the claim clock). No input and no game loop here: ``tui/app.py`` moves the
 game, answers the keys and calls ``TableView.draw``.
 """
