@@ -117,7 +117,8 @@ def check_snapshot(p: Snapshot) -> None:
     hands = [_tiles(h, f"seat {s}'s hand") for s, h in enumerate(_four(p.hands, "hands"))]
     rivers = [_tiles(r, f"seat {s}'s river") for s, r in enumerate(_four(p.rivers, "rivers"))]
     wall = _tiles(p.wall, "the wall")
-    melds = _four(p.melds, "melds")
+    _four(p.melds, "melds")
+    melds = p.melds
     for name in ("drawn", "voids", "declared", "active", "scores", "locks", "ready_at_deal"):
         _four(getattr(p, name), name)
     for s in _SEATS:
@@ -171,9 +172,10 @@ def check_snapshot(p: Snapshot) -> None:
         if p.pending_tile is not None:
             raise PositionError("a pending tile is for claim and rob; in play there is none")
     else:
-        t = p.pending_tile
-        if t is None or isinstance(t, bool) or not isinstance(t, int) or not 0 <= t < NUM_KINDS:
-            raise PositionError(f"a {p.phase} position needs the pending tile (0..26), got {t!r}")
+        pending = p.pending_tile
+        if pending is None or isinstance(pending, bool) or not isinstance(pending, int) or not 0 <= pending < NUM_KINDS:
+            raise PositionError(f"a {p.phase} position needs the pending tile (0..26), got {pending!r}")
+        t = pending
         if p.after_pung:
             raise PositionError(f"in {p.phase} no seat has just punged")
         if p.phase == "claim" and (not rivers[turn] or rivers[turn][-1] != t):

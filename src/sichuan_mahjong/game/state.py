@@ -129,6 +129,95 @@ class Game:
         """
         return cls(_deal=scripted_deal(rules or Rules(), hands, wall, dealer, seed, replacements, base))
 
+    def _init(
+        self,
+        rules: Rules,
+        base: int,
+        seed: int,
+        dealer: int,
+        dealer_rolls: list[list[int]] | None,
+        dice: tuple[int, int],
+        hands: list[list[int]],
+        wall: list[int],
+        exchange_dice: tuple[int, int],
+    ) -> None:
+        self.rules = rules
+        self._own_rules = own_fan_rules(rules)  # a hand's own fan: 过水不胡 (R9.1) and 查叫 (R9.5)
+        self.base = base
+        self.seed = seed
+        self.dealer = dealer
+        self.dealer_rolls = dealer_rolls
+        self.dice = dice
+        self.exchange_dice = exchange_dice
+        self.events: list[Event] = []
+        self._counts = [[0] * NUM_KINDS for _ in range(4)]
+        self._sorted: list[list[int]] = [[], [], [], []]  # the same concealed tiles, ascending
+        self._keys = [[0, 0, 0] for _ in range(4)]
+        self._melds: list[list[Meld]] = [[], [], [], []]
+        self._meld_suits = [0, 0, 0, 0]
+        self._drawn = [-1, -1, -1, -1]
+        self._rivers: list[list[int]] = [[], [], [], []]
+        # What view() shows, kept up to date as it changes rather than rebuilt for every view.
+        self._river_view: list[tuple[Tile, ...]] = [(), (), (), ()]
+        self._shown_melds: list[tuple[Meld, ...]] = [(), (), (), ()]  # all but concealed kongs
+        self._hidden_kongs = [0, 0, 0, 0]
+        self._win_views: tuple[WinView, ...] = ()
+        self._void_view: tuple[int | None, ...] = (None, None, None, None)
+        self._wall = list(wall)
+        self._head = 0
+        self._tail = len(wall)
+        # A sample's own draw order (game/sample.py ``seat_streams``): each seat's tiles to come, last first.
+        self._streams: list[list[int]] | None = None
+        self._active = [True] * 4
+        self._voids = [-1, -1, -1, -1]
+        self._declared = [False] * 4
+        self._lock = [-1, -1, -1, -1]  # 过水不胡: fan of the best win passed since the last draw
+        # Is seat s's hand (13 - 3k tiles) one tile from a win? None until asked after its tiles last moved. A
+        # discard can only win a ready hand and a draw only complete one, so most win tests are skipped.
+        self._ready: list[bool | None] = [None, None, None, None]
+        self._may_win = True  # the seat on turn was ready before its draw (or it is the dealer's first turn)
+        self._phase = "play"
+        self._turn = dealer
+        self._pending_tile = -1
+        self._pending: dict[int, list[Action]] = {}
+        self._kong_chain = 0  # kongs in a row the seat on turn made this turn, each with its replacement (杠上杠)
+        self._last_kong: KongRecord | None = None
+        self._just_punged = False
+        self._melds_made = 0  # pungs and kongs so far, by anyone: 天胡 and 地胡 need none before them (R7)
+        self._draws = [0, 0, 0, 0]
+        self._discarded = [0, 0, 0, 0]
+        self._ready_at_deal = [False] * 4
+        self._forced_draw = False  # the tile just drawn was one of the last four (R9.2)
+        self._shot_context = (0, False)  # (kongs in the discarder's chain, last_tile) of the pending discard
+        self._exchanged: list[tuple[tuple[Tile, ...], tuple[Tile, ...]]] | None = None  # (given, received)
+        self._wins: list[WinRecord] = []
+        self._groups = 0
+        self._first_group: tuple[list[int], int | None] | None = None  # winners and discarder of the first win
+        self._kongs: list[KongRecord] = []
+        self._ledger = Ledger()
+        self._result: Settlement | None = None
+        for s in range(4):  # as _add, tile by tile, in one pass
+            counts, keys = self._counts[s], self._keys[s]
+            for t in hands[s]:
+                counts[t] += 1
+                keys[t // 9] += POW5[t % 9]
+            self._sorted[s] = sorted(hands[s])
+        self._drawn[dealer] = hands[dealer][-1]
+        self._emit(
+            "deal",
+            -1,
+            rules=rules.to_dict(),
+            base=base,
+            seed=seed,
+            dealer=dealer,
+            dealer_rolls=dealer_rolls,
+            dice=list(dice),
+            exchange_dice=list(exchange_dice),
+            hands=[tiles_text(h) for h in hands],
+            wall=tiles_text(wall),
+        )
+        self._begin()
+
     @classmethod
     def from_position(cls, position: Snapshot) -> Game:
         """A hand at ``position`` (:class:`~sichuan_mahjong.game.snapshot.Snapshot`), checked first: a snapshot no
@@ -248,95 +337,6 @@ class Game:
             if not pending:
                 raise PositionError(f"no seat can take seat {p.turn}'s {_TILE[t]} in this {p.phase} position")
             self._pending = pending
-
-    def _init(
-        self,
-        rules: Rules,
-        base: int,
-        seed: int,
-        dealer: int,
-        dealer_rolls: list[list[int]] | None,
-        dice: tuple[int, int],
-        hands: list[list[int]],
-        wall: list[int],
-        exchange_dice: tuple[int, int],
-    ) -> None:
-        self.rules = rules
-        self._own_rules = own_fan_rules(rules)  # a hand's own fan: 过水不胡 (R9.1) and 查叫 (R9.5)
-        self.base = base
-        self.seed = seed
-        self.dealer = dealer
-        self.dealer_rolls = dealer_rolls
-        self.dice = dice
-        self.exchange_dice = exchange_dice
-        self.events: list[Event] = []
-        self._counts = [[0] * NUM_KINDS for _ in range(4)]
-        self._sorted: list[list[int]] = [[], [], [], []]  # the same concealed tiles, ascending
-        self._keys = [[0, 0, 0] for _ in range(4)]
-        self._melds: list[list[Meld]] = [[], [], [], []]
-        self._meld_suits = [0, 0, 0, 0]
-        self._drawn = [-1, -1, -1, -1]
-        self._rivers: list[list[int]] = [[], [], [], []]
-        # What view() shows, kept up to date as it changes rather than rebuilt for every view.
-        self._river_view: list[tuple[Tile, ...]] = [(), (), (), ()]
-        self._shown_melds: list[tuple[Meld, ...]] = [(), (), (), ()]  # all but concealed kongs
-        self._hidden_kongs = [0, 0, 0, 0]
-        self._win_views: tuple[WinView, ...] = ()
-        self._void_view: tuple[int | None, ...] = (None, None, None, None)
-        self._wall = list(wall)
-        self._head = 0
-        self._tail = len(wall)
-        # A sample's own draw order (game/sample.py ``seat_streams``): each seat's tiles to come, last first.
-        self._streams: list[list[int]] | None = None
-        self._active = [True] * 4
-        self._voids = [-1, -1, -1, -1]
-        self._declared = [False] * 4
-        self._lock = [-1, -1, -1, -1]  # 过水不胡: fan of the best win passed since the last draw
-        # Is seat s's hand (13 - 3k tiles) one tile from a win? None until asked after its tiles last moved. A
-        # discard can only win a ready hand and a draw only complete one, so most win tests are skipped.
-        self._ready: list[bool | None] = [None, None, None, None]
-        self._may_win = True  # the seat on turn was ready before its draw (or it is the dealer's first turn)
-        self._phase = "play"
-        self._turn = dealer
-        self._pending_tile = -1
-        self._pending: dict[int, list[Action]] = {}
-        self._kong_chain = 0  # kongs in a row the seat on turn made this turn, each with its replacement (杠上杠)
-        self._last_kong: KongRecord | None = None
-        self._just_punged = False
-        self._melds_made = 0  # pungs and kongs so far, by anyone: 天胡 and 地胡 need none before them (R7)
-        self._draws = [0, 0, 0, 0]
-        self._discarded = [0, 0, 0, 0]
-        self._ready_at_deal = [False] * 4
-        self._forced_draw = False  # the tile just drawn was one of the last four (R9.2)
-        self._shot_context = (0, False)  # (kongs in the discarder's chain, last_tile) of the pending discard
-        self._exchanged: list[tuple[tuple[Tile, ...], tuple[Tile, ...]]] | None = None  # (given, received)
-        self._wins: list[WinRecord] = []
-        self._groups = 0
-        self._first_group: tuple[list[int], int | None] | None = None  # winners and discarder of the first win
-        self._kongs: list[KongRecord] = []
-        self._ledger = Ledger()
-        self._result: Settlement | None = None
-        for s in range(4):  # as _add, tile by tile, in one pass
-            counts, keys = self._counts[s], self._keys[s]
-            for t in hands[s]:
-                counts[t] += 1
-                keys[t // 9] += POW5[t % 9]
-            self._sorted[s] = sorted(hands[s])
-        self._drawn[dealer] = hands[dealer][-1]
-        self._emit(
-            "deal",
-            -1,
-            rules=rules.to_dict(),
-            base=base,
-            seed=seed,
-            dealer=dealer,
-            dealer_rolls=dealer_rolls,
-            dice=list(dice),
-            exchange_dice=list(exchange_dice),
-            hands=[tiles_text(h) for h in hands],
-            wall=tiles_text(wall),
-        )
-        self._begin()
 
     # ------------------------------------------------------------------------------------ tiles, ints only
     def _add(self, s: int, t: int) -> None:
