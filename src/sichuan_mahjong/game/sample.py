@@ -34,9 +34,10 @@ What the sample respects (the inferences a player can make from the view alone):
   without replacement); a hand so dealt is then played on for :data:`HOLD_SHAPED` of its ``shaped`` turns.
 
 The built game is an ordinary :class:`Game` at the same decision (same phase, seat on turn, pending tile and
-this seat's legal answers); drive it with ``to_act`` / ``step`` as any other. Past payments are kept as the
-running deltas; what is not public and matters only at the edges (the kong chain of the turn, past kongs'
-refund records, the other seats' 过水不胡 locks) starts empty.
+this seat's legal answers), built by :meth:`Game.from_position` from a checked
+:class:`~sichuan_mahjong.game.snapshot.Snapshot`; drive it with ``to_act`` / ``step`` as any other. Past
+payments are kept as the running deltas; what is not public and matters only at the edges (the kong chain of
+the turn, past kongs' refund records, the other seats' 过水不胡 locks) starts empty.
 """
 
 from __future__ import annotations
