@@ -20,12 +20,10 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Sequence
-from typing import Protocol, runtime_checkable
 
-from sichuan_mahjong.game.actions import Action
+from sichuan_mahjong.game.loop import AgentLike, play
 from sichuan_mahjong.game.settlement import Settlement
 from sichuan_mahjong.game.state import Game
-from sichuan_mahjong.game.view import Observation
 from sichuan_mahjong.rules import Rules
 
 __all__ = ["AgentLike", "Match", "MatchError", "hand_seed"]
@@ -39,16 +37,6 @@ class MatchError(RuntimeError):
 
     A programming error of the caller (not bad user input), hence not a ValueError.
     """
-
-
-@runtime_checkable
-class _HasAct(Protocol):
-    def act(self, view: Observation, legal: Sequence[Action]) -> Action: ...
-
-
-ActFunction = Callable[[Observation, Sequence[Action]], Action]
-#: A bot of ``sichuan_mahjong.agents`` (anything with ``act(view, legal)``) or a bare function of the same shape.
-AgentLike = _HasAct | ActFunction
 
 
 def hand_seed(match_seed: int, hand_index: int) -> int:
@@ -141,28 +129,22 @@ class Match:
     def play(self, agents: Sequence[AgentLike], on_step: Callable[[Game], None] | None = None) -> list[int]:
         """Play every remaining hand (finishing one in progress first) with one agent per seat.
 
-        Each agent is asked exactly when :meth:`Game.to_act` names its seat, with ``game.view(seat)`` and its
-        legal answers; an illegal answer raises ``IllegalActionError`` from the engine. ``on_step(game)`` runs
-        after every step (a display or a statistics hook). Returns the final totals.
+        Each hand is played by :func:`~sichuan_mahjong.game.play`: each agent is asked exactly when
+        :meth:`Game.to_act` names its seat, with ``game.view(seat)`` and its legal answers; an illegal answer
+        raises ``IllegalActionError`` from the engine. ``on_step(game)`` runs after every step (a display or a
+        statistics hook). Returns the final totals.
         """
         if len(agents) != 4:
             raise ValueError(f"a match needs four agents, got {len(agents)}")
-        acts = [a.act if isinstance(a, _HasAct) else a for a in agents]
         while True:
             game = self.games[-1] if self.games and not self.games[-1].is_over else None
             if game is None:
                 if self.is_over:
                     return self.totals
                 game = self.next_game()
-            steps = 0
-            while not game.is_over:
-                pending = game.to_act()
-                game.step({s: acts[s](game.view(s), legal) for s, legal in pending.items()})
-                steps += 1
-                if on_step is not None:
-                    on_step(game)
-                if steps > MAX_STEPS_PER_HAND:
-                    raise MatchError(f"hand {len(self.games)} did not end after {MAX_STEPS_PER_HAND} steps")
+            play(game, agents, on_step=on_step, max_steps=MAX_STEPS_PER_HAND)
+            if not game.is_over:
+                raise MatchError(f"hand {len(self.games)} did not end after {MAX_STEPS_PER_HAND} steps")
 
     def __repr__(self) -> str:
         return (

@@ -218,8 +218,10 @@ class Encoder:
 
     def __call__(self, view: Observation) -> Array:
         """The planes of this module's table for one seat's view: a new ``float32`` array of shape ``(90, 27)``."""
-        (me, dealer, _, _, phase, turn, pending, hand, drawn, melds, hidden, counts, discards, wall, scores, wins,
-         voids, ready, active, _, exchanged, _, lock) = view[:23]  # fmt: skip
+        me, dealer, phase, turn, pending = view.seat, view.dealer, view.phase, view.turn, view.pending_tile
+        hand, drawn, melds, hidden, counts = view.hand, view.drawn, view.melds, view.hidden_kongs, view.concealed_counts
+        discards, wall, scores, wins, voids = view.discards, view.wall_count, view.scores, view.wins, view.voids
+        ready, active, exchanged, lock = view.ready, view.active, view.exchanged, view.pass_lock
         out = np.zeros(OBS_SHAPE, dtype=np.float32)
 
         copies = [0] * _K

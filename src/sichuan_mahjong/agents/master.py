@@ -84,6 +84,7 @@ from sichuan_mahjong.agents.likely import discard_likelihood
 from sichuan_mahjong.agents.reader import hold_weights, live_counts, ready_odds, wait_odds
 from sichuan_mahjong.agents.value import state_value
 from sichuan_mahjong.game.actions import Action, ActionKind
+from sichuan_mahjong.game.loop import play
 from sichuan_mahjong.game.position import position
 from sichuan_mahjong.game.sample import SampleError, sample_game, seat_streams
 from sichuan_mahjong.game.state import Game
@@ -393,19 +394,25 @@ def play_on(
     mine, others = _POLICIES[policy]
     bots: list[Agent] = [((own or mine) if s == me else others)(seed + s) for s in range(4)]
     before = game.deltas[me]
-    answers = {o: bots[o].act(game.view(o), legal) for o, legal in game.to_act().items() if o != me}
-    answers[me] = action
-    game.step(answers)
+    if value_depth is None:
+        play(game, bots, given={me: action})
+        return float(game.deltas[me] - before)
+    depth = value_depth
     draws = 0
-    while not game.is_over:
-        if value_depth is not None:
-            pos = position(game)
-            if pos is not None and pos.active[me]:
-                if draws >= value_depth:
-                    return float(game.deltas[me] - before) + state_value(pos, me, game.rules)
-                draws += 1
-        game.step({o: bots[o].act(game.view(o), legal) for o, legal in game.to_act().items()})
-    return float(game.deltas[me] - before)
+    cut = 0.0
+
+    def deep_enough(game: Game, pending: object) -> bool:
+        nonlocal draws, cut
+        pos = position(game)
+        if pos is not None and pos.active[me]:
+            if draws >= depth:
+                cut = state_value(pos, me, game.rules)
+                return True
+            draws += 1
+        return False
+
+    play(game, bots, given={me: action}, until=deep_enough)
+    return float(game.deltas[me] - before) + cut
 
 
 class _RolloutAgent(EfficientAgent):

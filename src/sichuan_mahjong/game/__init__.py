@@ -2,6 +2,7 @@
 
 from sichuan_mahjong.game.actions import NUM_ACTIONS, Action, ActionKind, ActionParseError, IllegalActionError
 from sichuan_mahjong.game.events import Event
+from sichuan_mahjong.game.loop import ask, play
 from sichuan_mahjong.game.settlement import Payment, Settlement, WinRecord
 from sichuan_mahjong.game.state import Game
 from sichuan_mahjong.game.view import Observation, WinView
@@ -19,4 +20,6 @@ __all__ = [
     "Settlement",
     "WinRecord",
     "WinView",
+    "ask",
+    "play",
 ]

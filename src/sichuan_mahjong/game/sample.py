@@ -34,9 +34,10 @@ What the sample respects (the inferences a player can make from the view alone):
   without replacement); a hand so dealt is then played on for :data:`HOLD_SHAPED` of its ``shaped`` turns.
 
 The built game is an ordinary :class:`Game` at the same decision (same phase, seat on turn, pending tile and
-this seat's legal answers); drive it with ``to_act`` / ``step`` as any other. Past payments are kept as the
-running deltas; what is not public and matters only at the edges (the kong chain of the turn, past kongs'
-refund records, the other seats' 过水不胡 locks) starts empty.
+this seat's legal answers), built by :meth:`Game.from_position` from a checked
+:class:`~sichuan_mahjong.game.snapshot.Snapshot`; drive it with ``to_act`` / ``step`` as any other. Past
+payments are kept as the running deltas; what is not public and matters only at the edges (the kong chain of
+the turn, past kongs' refund records, the other seats' 过水不胡 locks) starts empty.
 """
 
 from __future__ import annotations
@@ -46,8 +47,7 @@ import random
 from collections.abc import Sequence
 
 from sichuan_mahjong.game.actions import ActionKind
-from sichuan_mahjong.game.deal import Deal
-from sichuan_mahjong.game.settlement import Ledger
+from sichuan_mahjong.game.snapshot import PositionError, Snapshot
 from sichuan_mahjong.game.state import Game
 from sichuan_mahjong.game.view import Observation, let_pass, visible_counts
 from sichuan_mahjong.hand.analysis import shanten_keys
@@ -434,60 +434,34 @@ def seat_streams(game: Game) -> Game:
 
 def _build(view: Observation, hands: list[list[int]], kongs: list[list[Meld]], wall: list[int], seed: int) -> Game:
     me = view.seat
-    dealt = [list(h) for h in hands]
-    # The deal begins the hand; everything the set-up phases set is then overwritten.
-    game = Game(_deal=Deal(view.rules, view.base, seed, view.dealer, None, (1, 1), dealt, wall, (1, 1)))
-    game.events.clear()
-    for s in range(4):
-        melds = [*view.melds[s], *kongs[s]] if s != me else list(view.melds[s])
-        game._melds[s] = melds
-        game._shown_melds[s] = tuple(m for m in melds if m.kind is not MeldKind.CONCEALED_KONG)
-        game._hidden_kongs[s] = sum(1 for m in melds if m.kind is MeldKind.CONCEALED_KONG)
-        ms = 0
-        for m in melds:
-            ms |= 1 << (m.tile_index // 9)
-        game._meld_suits[s] = ms
-        game._drawn[s] = -1
-        game._rivers[s] = [t.index for t in view.discards[s]]
-        game._river_view[s] = tuple(view.discards[s])
-        game._discarded[s] = len(view.discards[s])
-        game._draws[s] = len(view.discards[s]) + len(melds)
-        game._ready[s] = None
-        game._lock[s] = -1
-    if view.drawn is not None:
-        game._drawn[me] = view.drawn.index
-    game._lock[me] = -1 if view.pass_lock is None else view.pass_lock
-    game._melds_made = sum(len(m) for m in game._melds)
-    game._voids = [-1 if v is None else v for v in view.voids]
-    game._void_view = tuple(view.voids)
-    game._declared = list(view.ready)
-    game._active = list(view.active)
-    game._win_views = tuple(view.wins)
-    game._groups = sum(not w.shared for w in view.wins)
-    game._ledger = Ledger()
-    game._ledger.deltas = list(view.scores)
-    game._exchanged = None
-    game._kong_chain = 0
-    game._last_kong = None
-    game._phase = view.phase
-    game._turn = view.turn
-    t = -1 if view.pending_tile is None else view.pending_tile.index
-    game._pending_tile = t
-    game._shot_context = (0, view.wall_count == 0)
-    game._forced_draw = view.wall_count < 4 and view.drawn is not None
-    game._may_win = True
-    legal = list(view.legal)
+    legal = view.legal
     # After a pung the claimer must discard: no drawn tile, not the dealer's first turn, no win offered.
-    game._just_punged = (
+    after_pung = (
         view.phase == "play" and view.drawn is None and all(a.kind is ActionKind.DISCARD for a in legal)
-    ) and game._discarded[me] + len(view.melds[me]) > 0
-    pending = {me: legal}
-    if view.phase in ("claim", "rob"):
-        for o in range(4):
-            if o in (me, view.turn) or not view.active[o]:
-                continue
-            opts = game._claim_options(o, t, robbing=view.phase == "rob")
-            if opts:
-                pending[o] = opts
-    game._pending = pending
-    return game
+    ) and len(view.discards[me]) + len(view.melds[me]) > 0
+    try:
+        return Game.from_position(
+            Snapshot(
+                rules=view.rules,
+                dealer=view.dealer,
+                phase=view.phase,
+                turn=view.turn,
+                hands=tuple(map(tuple, hands)),
+                melds=tuple((*view.melds[s], *kongs[s]) if s != me else view.melds[s] for s in range(4)),
+                rivers=tuple(tuple(t.index for t in river) for river in view.discards),
+                wall=tuple(wall),
+                drawn=tuple(view.drawn.index if s == me and view.drawn is not None else None for s in range(4)),
+                pending_tile=None if view.pending_tile is None else view.pending_tile.index,
+                voids=view.voids,
+                declared=view.ready,
+                active=view.active,
+                wins=view.wins,
+                scores=view.scores,
+                locks=tuple(view.pass_lock if s == me else None for s in range(4)),
+                after_pung=after_pung,
+                base=view.base,
+                seed=seed,
+            )
+        )
+    except PositionError as exc:
+        raise SampleError(f"the view is no position of a hand: {exc}") from None

@@ -41,6 +41,8 @@ from sichuan_mahjong.game.settlement import (
     end_of_wall_payments,
     split,
 )
+from sichuan_mahjong.game.snapshot import PHASES as POSITION_PHASES
+from sichuan_mahjong.game.snapshot import PositionError, Snapshot, check_snapshot
 from sichuan_mahjong.game.view import Observation, WinView, filter_event
 from sichuan_mahjong.game.why import describe, why
 from sichuan_mahjong.hand.analysis import is_winning_keys, shanten_keys, waits_counts
@@ -215,6 +217,126 @@ class Game:
             wall=tiles_text(wall),
         )
         self._begin()
+
+    @classmethod
+    def from_position(cls, position: Snapshot) -> Game:
+        """A hand at ``position`` (:class:`~sichuan_mahjong.game.snapshot.Snapshot`), checked first: a snapshot no
+        hand can be at raises :class:`~sichuan_mahjong.game.snapshot.PositionError` naming what is wrong.
+
+        The engine works out who is asked and their legal answers, as it would have in play. The events start
+        empty (a position has no history to replay); play on with ``to_act`` / ``step``.
+        """
+        check_snapshot(position)
+        p = position
+        game = cls(
+            _deal=Deal(
+                p.rules, p.base, p.seed, p.dealer, None, (1, 1), [list(h) for h in p.hands], list(p.wall), (1, 1)
+            )
+        )
+        game._place(p)
+        return game
+
+    def snapshot(self) -> Snapshot:
+        """This hand's position now, every hidden tile in it (never a bot's to read: R12); ``Game.from_position``
+        builds a hand that plays on from it as this one does. Only in ``play``, ``claim`` or ``rob``."""
+        if self._phase not in POSITION_PHASES:
+            raise PositionError(f"a position is taken in {', '.join(POSITION_PHASES)}, not in phase {self._phase!r}")
+        turn = self._turn
+        return Snapshot(
+            rules=self.rules,
+            dealer=self.dealer,
+            phase=self._phase,
+            turn=turn,
+            hands=tuple(tuple(h) for h in self._sorted),
+            melds=tuple(tuple(m) for m in self._melds),
+            rivers=tuple(tuple(r) for r in self._rivers),
+            wall=tuple(self._wall[self._head : self._tail]),
+            drawn=tuple(d if d >= 0 else None for d in self._drawn),
+            pending_tile=self._pending_tile if self._pending_tile >= 0 else None,
+            voids=tuple(v if v >= 0 else None for v in self._voids),
+            declared=tuple(self._declared),
+            active=tuple(self._active),
+            wins=self._win_views,
+            scores=tuple(self._ledger.deltas),
+            locks=tuple(v if v >= 0 else None for v in self._lock),
+            exchanged=tuple(self._exchanged) if self._exchanged is not None else None,
+            after_pung=self._just_punged,
+            kong_chain=self._kong_chain,
+            draws=tuple(self._draws),
+            discarded=tuple(self._discarded),
+            ready_at_deal=tuple(self._ready_at_deal),
+            kongs=tuple(self._kongs),
+            payments=tuple(self._ledger.payments),
+            win_records=tuple(self._wins),
+            base=self.base,
+            seed=self.seed,
+        )
+
+    def _place(self, p: Snapshot) -> None:
+        """Set this freshly dealt game to the checked position ``p`` (from_position)."""
+        self.events.clear()
+        for s in range(4):
+            melds = list(p.melds[s])
+            self._melds[s] = melds
+            self._shown_melds[s] = tuple(m for m in melds if m.kind is not MeldKind.CONCEALED_KONG)
+            self._hidden_kongs[s] = sum(1 for m in melds if m.kind is MeldKind.CONCEALED_KONG)
+            ms = 0
+            for m in melds:
+                ms |= 1 << (m.tile_index // 9)
+            self._meld_suits[s] = ms
+            drawn = p.drawn[s]
+            self._drawn[s] = -1 if drawn is None else drawn
+            self._rivers[s] = list(p.rivers[s])
+            self._river_view[s] = tuple(map(_TILE.__getitem__, p.rivers[s]))
+            self._discarded[s] = len(p.rivers[s]) if p.discarded is None else p.discarded[s]
+            self._draws[s] = len(p.rivers[s]) + len(melds) if p.draws is None else p.draws[s]
+            self._ready[s] = None
+            lock = p.locks[s]
+            self._lock[s] = -1 if lock is None else lock
+        self._melds_made = sum(len(m) for m in self._melds)
+        self._voids = [-1 if v is None else v for v in p.voids]
+        self._void_view = tuple(p.voids)
+        self._declared = list(p.declared)
+        self._active = list(p.active)
+        self._ready_at_deal = list(p.ready_at_deal)
+        self._win_views = tuple(p.wins)
+        self._wins = list(p.win_records)
+        self._groups = sum(not w.shared for w in p.wins)
+        if p.wins:  # the first win and those that shared its tile (一炮多响) name the next dealer (R2.5)
+            n = 1
+            while n < len(p.wins) and p.wins[n].shared:
+                n += 1
+            self._first_group = ([w.seat for w in p.wins[:n]], p.wins[0].from_seat)
+        self._ledger = Ledger()
+        self._ledger.deltas = list(p.scores)
+        self._ledger.payments = list(p.payments)
+        self._exchanged = list(p.exchanged) if p.exchanged is not None else None
+        self._kongs = list(p.kongs)
+        self._kong_chain = p.kong_chain
+        self._last_kong = self._kongs[-1] if p.kong_chain and self._kongs else None
+        self._phase = p.phase
+        self._turn = p.turn
+        t = -1 if p.pending_tile is None else p.pending_tile
+        self._pending_tile = t
+        wall = len(p.wall)
+        self._shot_context = (p.kong_chain, wall == 0)
+        self._forced_draw = wall < FORCED_WIN_WALL and p.drawn[p.turn] is not None
+        self._may_win = True
+        self._just_punged = p.after_pung
+        if p.phase == "play":
+            self._pending = {p.turn: self._play_options(p.turn)}
+        else:
+            robbing = p.phase == "rob"
+            pending: dict[int, list[Action]] = {}
+            for k in range(1, 4):
+                o = (p.turn + k) % 4
+                if self._active[o]:
+                    opts = self._claim_options(o, t, robbing=robbing)
+                    if opts:
+                        pending[o] = opts
+            if not pending:
+                raise PositionError(f"no seat can take seat {p.turn}'s {_TILE[t]} in this {p.phase} position")
+            self._pending = pending
 
     # ------------------------------------------------------------------------------------ tiles, ints only
     def _add(self, s: int, t: int) -> None:
@@ -508,6 +630,12 @@ class Game:
     @property
     def phase(self) -> str:
         return self._phase
+
+    @property
+    def turn(self) -> int:
+        """The seat on turn (to draw or play), or whose discard or added kong the others are asked about; the
+        dealer during the set-up phases and after the hand (the view's ``turn``)."""
+        return self._turn
 
     @property
     def result(self) -> Settlement:

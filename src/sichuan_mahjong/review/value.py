@@ -32,6 +32,7 @@ from sichuan_mahjong.agents.reader import ready_odds
 from sichuan_mahjong.game.actions import Action
 from sichuan_mahjong.game.deal import Deal
 from sichuan_mahjong.game.events import Event
+from sichuan_mahjong.game.loop import ActFunction, play
 from sichuan_mahjong.game.sample import SampleError, sample_game, seat_streams
 from sichuan_mahjong.game.state import Game
 from sichuan_mahjong.game.view import Observation
@@ -137,22 +138,26 @@ def setup_sample(view: Observation, log: Sequence[Event], rng: random.Random) ->
         dice = (1, 1)
     game = Game(_deal=Deal(rules, view.base, rng.getrandbits(32), view.dealer, None, (1, 1), hands, bag, dice))
     bots = [ExpertAgent(rng.getrandbits(32)) for _ in range(4)]
-    while game.phase != view.phase:
-        if game.phase not in _SETUP_PHASES:
-            raise SampleError(f"the sample went on to {game.phase!r} before the view's phase {view.phase!r}")
-        asked = game.to_act()
-        answers: dict[int, Action] = {}
-        for s, legal in asked.items():
+
+    def seat_agent(s: int) -> ActFunction:
+        def act(seen: Observation, legal: Sequence[Action]) -> Action:
             void = view.voids[s]
             if game.phase == "exchange" and s == me:
-                answers[s] = Action.exchange_of(given)
-            elif game.phase == "exchange" and s == giver:
-                answers[s] = Action.exchange_of(received)
-            elif game.phase == "void" and void is not None:
-                answers[s] = Action.void(void)  # shown to all once everyone chose
-            else:
-                answers[s] = bots[s].act(game.view(s), legal)
-        game.step(answers)
+                return Action.exchange_of(given)
+            if game.phase == "exchange" and s == giver:
+                return Action.exchange_of(received)
+            if game.phase == "void" and void is not None:
+                return Action.void(void)  # shown to all once everyone chose
+            return bots[s].act(seen, legal)
+
+        return act
+
+    def reached(game: Game, _: object) -> bool:
+        return game.phase == view.phase or game.phase not in _SETUP_PHASES
+
+    play(game, [seat_agent(s) for s in range(4)], until=reached)
+    if game.phase != view.phase:
+        raise SampleError(f"the sample went on to {game.phase!r} before the view's phase {view.phase!r}")
     if me not in game.to_act():
         raise SampleError(f"seat {me} is not asked in the sample's {game.phase!r} phase")
     return game

@@ -239,7 +239,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801  # PettingZoo's name;
         elif len(pending) == 1:
             self._queue = list(pending)
         else:
-            turn = self._tracker.sync().turn
+            turn = self._game().turn
             self._queue = sorted(pending, key=lambda s: (s - turn) % 4)
         self.agent_selection = AGENTS[self._queue[0]]
 

@@ -41,6 +41,7 @@ import numpy.typing as npt
 
 from sichuan_mahjong.agents import Agent, make_agent
 from sichuan_mahjong.game.actions import Action, IllegalActionError
+from sichuan_mahjong.game.loop import play
 from sichuan_mahjong.game.state import Game
 from sichuan_mahjong.rl.bots import reseed
 from sichuan_mahjong.rl.render import table_text
@@ -164,12 +165,7 @@ class SichuanMahjongEnv(gymnasium.Env[Any, np.int64]):
                 raise
             self._done = True
             return self._observe(), self.illegal_reward * self.reward_scale, True, False, {"illegal_action": True}
-        answers: dict[int, Action] = {self.seat: mine}
-        for s, legal in pending.items():
-            if s != self.seat:
-                answers[s] = self._bots[s].act(game.view(s), legal)
-        game.step(answers)
-        self._play_bots()
+        self._play_bots({self.seat: mine})
         reward = 0.0
         info: dict[str, Any] = {}
         if game.is_over:
@@ -202,16 +198,11 @@ class SichuanMahjongEnv(gymnasium.Env[Any, np.int64]):
             return None
         return text
 
-    def _play_bots(self) -> None:
-        """Let the bots answer until the learner is asked (alone or with others) or the hand is over."""
-        game = self._game()
+    def _play_bots(self, given: dict[int, Action] | None = None) -> None:
+        """Step with the learner's answer (``given``) if any, then let the bots answer until the learner is asked
+        (alone or with others) or the hand is over."""
         seat = self.seat
-        bots = self._bots
-        while not game.is_over:
-            pending = game.to_act()
-            if seat in pending:
-                return
-            game.step({s: bots[s].act(game.view(s), legal) for s, legal in pending.items()})
+        play(self._game(), self._bots, given=given, until=lambda game, pending: seat in pending)
 
     def _observe(self) -> Any:
         game = self._game()

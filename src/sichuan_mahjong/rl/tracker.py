@@ -11,6 +11,12 @@ What a seat's rows learn is what its filtered event stream tells it (docs/rules.
 tiles of the deal, of 换三张, of a draw and of a concealed kong reach only the seat's own rows; everything else
 is public. The 过水 lock is in no event: after a seat answered a claim other than by ``hu``, it is read from the
 seat's own view. The phase comes from :attr:`Game.phase`.
+
+It is a second fold of the events beside ``seat_log.SeatLog`` (one seat's view rebuilt from its filtered events)
+and does not go through it because it is the environments' hot path: it writes each event into the float32 cells
+of all four seats at once, where a seat log would build four ``Observation`` values for ``encode`` to turn back
+into planes every step; ``tests/rl/test_rl_tracker.py`` checks that the two folds agree at every step of many
+hands (``test_the_tracker_and_each_seat_log_fold_the_events_alike``).
 """
 
 from __future__ import annotations

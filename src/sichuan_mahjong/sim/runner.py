@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any, TextIO
 
 from sichuan_mahjong.agents import Agent, check_agent, make_agent
+from sichuan_mahjong.game.loop import play
 from sichuan_mahjong.game.settlement import Settlement
 from sichuan_mahjong.game.state import Game
 from sichuan_mahjong.rules import Rules
@@ -58,10 +59,8 @@ def _agent_seed(game_seed: int, rotation: int, player: int) -> int:
 
 
 def play_hand(game: Game, agents: Sequence[Agent]) -> Settlement:
-    """Drive one hand to its end, asking each seat's bot with only its own view and legal actions."""
-    while not game.is_over:
-        asked = game.to_act()
-        game.step({s: agents[s].act(game.view(s), legal) for s, legal in asked.items()})
+    """Drive one hand to its end (:func:`~sichuan_mahjong.game.play`), each seat's bot seeing only its own view."""
+    play(game, agents)
     return game.result
 
 

@@ -2,7 +2,8 @@
 
 The app asks :class:`Table` what the player may do (:attr:`Table.legal`), passes the player's choice to
 :meth:`Table.answer`, and lets the bots move with :meth:`Table.step_bots`. Bots and player go through the same
-door, ``game.view(seat)`` and the legal answers. A bot's answer to a claim is worked out once per decision, so
+door, ``game.view(seat)`` and the legal answers (the bots through :func:`~sichuan_mahjong.game.ask`, the one
+play loop's step, taken here a decision at a time). A bot's answer to a claim is worked out once per decision, so
 an illegal key press from the player (refused by the engine, which leaves the game unchanged) does not make
 the bots think again and the game stays the one ``--seed`` deals.
 """
@@ -15,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sichuan_mahjong.agents import Agent, make_agent
-from sichuan_mahjong.game import Action, Event, Game, IllegalActionError, Observation, Settlement
+from sichuan_mahjong.game import Action, Event, Game, IllegalActionError, Observation, Settlement, ask
 from sichuan_mahjong.match import Match
 from sichuan_mahjong.record import hand_to_jsonl, save_hand, save_match
 from sichuan_mahjong.tui.settings import PlaySettings
@@ -163,10 +164,8 @@ class Table:
     def _answers_of_bots(self) -> dict[int, Action]:
         at = len(self.game.events)
         if at != self._answers_at:
-            pending = self.game.to_act()
-            self._bot_answers = {
-                s: self.bots[s].act(self.game.view(s), legal) for s, legal in sorted(pending.items()) if s != HUMAN
-            }
+            pending = {s: legal for s, legal in sorted(self.game.to_act().items()) if s != HUMAN}
+            self._bot_answers = ask(self.game, self.bots, pending)
             self._answers_at = at
         return self._bot_answers
 
