@@ -441,8 +441,8 @@ async def reconnects(server: Server, player: Player, seconds: float) -> Outcome:
     most = int(seconds / ROOM_INTERVAL) + 2  # at most one room message per room per interval
     out = Outcome(f"{dict(done)}; the player got {got} room messages meanwhile (at most {most} allowed)")
     out.expect(got <= most, f"{got} room messages reached the player, over one per {ROOM_INTERVAL:g} s")
-    most = sources * CONNECT_RATE * (1 + seconds / 60)  # a minute's burst, then the rate, per address
-    out.expect(done["connected"] <= most, f"{done['connected']} connections, over --connect-rate ({most:.0f})")
+    allowed = sources * CONNECT_RATE * (1 + seconds / 60)  # a minute's burst, then the rate, per address
+    out.expect(done["connected"] <= allowed, f"{done['connected']} connections, over --connect-rate ({allowed:.0f})")
     return out.expect(done["refused"] > 0, "no connection refused over --connect-rate")
 
 
