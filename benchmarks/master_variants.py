@@ -14,7 +14,7 @@ two differ only where the variant searches differently, so the interval is narro
   ``scope="auto"`` does under rules without a cap).
 * ``m_wide12``: ``m_wide``'s candidates, the default's 12 play-outs (no sampling on).
 * ``m_cons4``: each sample drawn from four by how well each explains the others' last discards, as the expert
-  prices them (``consistent=4``, :mod:`sichuan_mahjong.agents.likely`).
+  prices them (``consistent=4``, ``likely.py``).
 * ``m_clip6``: the gate's t on paired differences clipped to +-6 (``clip=6``): a big hand in one play-out no
   longer swamps the standard error of a dozen; ``m_clip3``: the same at +-3.
 * ``m_pass``: no other seat's sampled hand wins on a tile it let pass since its last turn (``passed=True``;
@@ -60,6 +60,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
+from likely import ConsistentMaster
+
 from sichuan_mahjong.agents import master
 from sichuan_mahjong.agents.advantage import advantage_choice, claim_choice
 from sichuan_mahjong.agents.advantage_model import ADVANTAGE
@@ -102,7 +104,7 @@ register("m_waits")(_variant(samples=6, waits=True))
 register("m_disc")(_variant(scope="discards"))
 register("m_24")(_variant(samples=24))
 register("m_wide12")(_variant(_Wide))
-register("m_cons4")(_variant(consistent=4))
+register("m_cons4")(_variant(ConsistentMaster, consistent=4))
 register("m_pass")(_variant(passed=True))
 register("m_plans")(_variant(plans=("fold", "speed")))
 register("m_fold")(_variant(plans=("fold",)))

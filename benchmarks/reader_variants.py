@@ -16,12 +16,27 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from sichuan_mahjong.agents.base import register
-from sichuan_mahjong.agents.expert import ExpertAgent, TableRead
+from sichuan_mahjong.agents.expert import ExpertAgent, TableRead, feared_loss
 from sichuan_mahjong.agents.hand import HandState, read_view
-from sichuan_mahjong.agents.reader import ReadTable, live_counts
+from sichuan_mahjong.agents.reader import deal_in, live_counts
 from sichuan_mahjong.game.view import Observation
 
 DANGER_WEIGHTS = (0.3, 1.0, 3.0, 6.0)
+
+
+class ReadTable(TableRead):
+    """The expert's table read with its danger learned: for each tile this seat holds, the sum over the others
+    of P(it deals in to him) x what his win would cost (2**fan, feared bigger after 报叫 or one-suit melds)."""
+
+    __slots__ = ()
+
+    def __init__(self, view: Observation, h: HandState) -> None:
+        super().__init__(view, h)
+        danger = [0.0] * len(self.danger)
+        held = [t for t, n in enumerate(h.counts) if n]
+        for t, risks in deal_in(view, h, held).items():
+            danger[t] = sum(p * feared_loss(view, o) for o, p in risks)
+        self.danger = danger
 
 
 def _read_danger(weight: float) -> type[ExpertAgent]:

@@ -8,7 +8,7 @@ The steps (docs/bots.md gives each one's figures):
 
 1. the table reader, ``scripts/fit_reader.py`` (P(ready), P(wins on t | ready), live copies);
 2. the holding model, ``scripts/fit_holding.py`` (the copies each other seat holds);
-3. the learned discards, app rules: ``benchmarks/discard_advantage.py collect``, 40,000 hands, seed 2; ``fit``;
+3. the learned discards, app rules: ``scripts/discard_advantage.py collect``, 40,000 hands, seed 2; ``fit``;
 4. the learned claims, app rules: ``collect --kind claim``, 40,000 hands each, seeds 11 and 12; ``fit``;
 5. the learned claims, seed rules: 40,000 hands on seeds 11 and 12, 50,000 on 13 and 14; ``fit``;
 6. the learned discards, seed rules, on the master's expert (``collect --live``, counting live copies: it reads
@@ -126,7 +126,7 @@ def collect_all(collects: list[Collect], scale: float, jobs: int, out: Path, env
     while waiting or running:
         while waiting and len(running) < jobs:
             c = waiting.pop(0)
-            cmd = [sys.executable, "benchmarks/discard_advantage.py", "collect", "--rules", c.rules, "--kind", c.kind]
+            cmd = [sys.executable, "scripts/discard_advantage.py", "collect", "--rules", c.rules, "--kind", c.kind]
             cmd += ["--seed", str(c.seed), "--hands", str(scaled(c.hands, scale)), "--out", str(out / c.name)]
             cmd += ["--live"] if c.live else []
             with (out / c.name).with_suffix(".log").open("wb") as log:  # the child keeps its own copy
@@ -197,7 +197,7 @@ def main() -> None:
     for i, f in enumerate(FITS, start=3):
         print(f"[{i}/{steps}] {f.title}")
         collect_all(list(f.collects), scale, args.jobs, out, env)
-        fit = ["benchmarks/discard_advantage.py", "fit", *(str(out / c.name) for c in f.collects)]
+        fit = ["scripts/discard_advantage.py", "fit", *(str(out / c.name) for c in f.collects)]
         run([*fit, "--lam", str(f.lam), *([] if args.check else ["--write", f.rules])], env)
     print(
         "done" + ("" if args.check else ": src/sichuan_mahjong/agents/*_model.py rewritten (git diff shows what moved)")

@@ -1,14 +1,14 @@
 """The learned advantages (agents/advantage.py), at discards and at claims: read from the view alone, each replaces
 the expert's answer only where the fit prices another above it by more than the margin; and
-benchmarks/discard_advantage.py, which fits them, recovers an effect planted in random draws."""
+scripts/discard_advantage.py, which fits them, recovers an effect planted in random draws."""
 
 from __future__ import annotations
 
 import random
-import sys
 from pathlib import Path
 from typing import Any
 
+import discard_advantage
 import numpy as np
 import pytest
 
@@ -32,9 +32,6 @@ from sichuan_mahjong.game.actions import Action, ActionKind
 from sichuan_mahjong.game.sample import sample_game
 from sichuan_mahjong.game.state import Game
 from sichuan_mahjong.game.view import Observation
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
-import discard_advantage
 
 N = len(CANDIDATE_FEATURES)
 

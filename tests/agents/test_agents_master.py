@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
+from likely import ConsistentMaster
 
 import sichuan_mahjong as sm
 from played import decision_views
@@ -102,7 +103,8 @@ def test_hidden_tiles_do_not_change_the_choice(preset: str, options: dict[str, A
         differ += [a._counts[s] for s in others] != [b._counts[s] for s in others]
         va, vb = a.view(view.seat), b.view(view.seat)
         assert va == vb
-        one, two = (MasterAgent(advantage=False, seed=9, samples=4, scope="all", **options) for _ in range(2))
+        cls = ConsistentMaster if "consistent" in options else MasterAgent
+        one, two = (cls(advantage=False, seed=9, samples=4, scope="all", **options) for _ in range(2))
         assert one.act(va, va.legal) is two.act(vb, vb.legal)
         assert one.searched == two.searched == 1
     assert differ == len(views)
@@ -136,7 +138,7 @@ def test_think_ms_cuts_the_search_short() -> None:
     with pytest.raises(ValueError, match="clip must be above 0, got 0"):
         MasterAgent(clip=0)
     with pytest.raises(ValueError, match="consistent must be at least 1, got 0"):
-        MasterAgent(consistent=0)
+        ConsistentMaster(consistent=0)
     with pytest.raises(ValueError, match="unknown plan 'bluff'; plans: careful, fold, speed"):
         MasterAgent(plans=("fold", "bluff"))
 

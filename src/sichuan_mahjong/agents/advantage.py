@@ -3,7 +3,7 @@
 At a discard near ready, the expert's best few discards are priced close together, and the master's play-outs
 are too noisy to tell them apart (``docs/bots.md``). Here they are told apart by experiment instead: four experts
 play, and at some of those decisions a seat discards one of the candidates drawn uniformly at random
-(``benchmarks/discard_advantage.py``). Because the draw is random, the mean of what the seat scores from then
+(``scripts/discard_advantage.py``). Because the draw is random, the mean of what the seat scores from then
 on, compared across candidates with the same features, is each feature's causal worth, whatever the hidden
 hands held: the hidden hands are as they fall in real play, not as a sampler draws them.
 

@@ -30,7 +30,7 @@ random +5.306 [+5.052, +5.559] (was +5.349; paired, -0.043 [-0.123, +0.036], not
 (``benchmarks/bots.py``).
 
 Tried and measured no better, paired against the version before (``strength.py --baseline-agent``, 4,000 hands,
-vs 3x efficient): the fitted P(win) of :mod:`~sichuan_mahjong.agents.win_model` in place of :func:`p_win`,
+vs 3x efficient): the fitted P(win) of ``benchmarks/win_model.py`` in place of :func:`p_win`,
 -0.080 [-0.197, +0.037] (seed rules) and +0.018 [-0.115, +0.152] (app), or for shanten >= 1 only, -0.098
 [-0.215, +0.019] and -0.027 [-0.165, +0.111]; 定缺 by the fitted plan value, -0.145 [-0.267, -0.024] (app, worse),
 or as a tie-break after the least shanten, +0.005 [-0.031, +0.040]; 定缺 tie-break by ukeire, +0.009 [-0.036,

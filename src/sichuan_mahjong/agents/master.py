@@ -25,9 +25,9 @@ expert's own prices are close, the master plays the hand out instead of pricing 
   played on until it is; the others are played on as far as they have played (``shaped``). A random deal of
   the unseen tiles is almost never ready, so a search on it never sees a discard deal in. With ``waits``, a
   hand drawn ready also waits on a tile drawn with the reader's odds of his winning on it (a truer picture of
-  the danger that played no better: ``docs/bots.md``). With ``consistent`` above 1, each sample is drawn by
-  weight from that many, weighted by how well they explain the others' last discards as the expert prices
-  them (:mod:`~sichuan_mahjong.agents.likely`). With ``holding``, each other hand is dealt by what its river
+  the danger that played no better: ``docs/bots.md``; samples weighted by how well they explain the
+  others' last discards, ``benchmarks/likely.py``, measured no stronger). With ``holding``, each other hand
+  is dealt by what its river
   says it holds (:func:`~sichuan_mahjong.agents.reader.hold_weights`): samples nearer the real hands that
   played no better (``docs/bots.md``);
 * **play-out**: each candidate is played on the same samples (common random numbers: the same hidden tiles
@@ -80,7 +80,6 @@ from sichuan_mahjong.agents.base import Agent, register
 from sichuan_mahjong.agents.efficient import EfficientAgent, _centrality, kind_of
 from sichuan_mahjong.agents.expert import ExpertAgent
 from sichuan_mahjong.agents.hand import HandState, read_view
-from sichuan_mahjong.agents.likely import discard_likelihood
 from sichuan_mahjong.agents.reader import hold_weights, live_counts, ready_odds, wait_odds
 from sichuan_mahjong.agents.value import state_value
 from sichuan_mahjong.game.actions import Action, ActionKind
@@ -125,7 +124,6 @@ class MasterAgent(ExpertAgent):
         shaped: int = 30,
         read: bool = True,
         waits: bool = False,
-        consistent: int = 1,
         clip: float | None = None,
         passed: bool = False,
         plans: Sequence[str] = (),
@@ -147,8 +145,6 @@ class MasterAgent(ExpertAgent):
             raise ValueError(f"claim_samples must be at least 2, got {claim_samples}")
         if clip is not None and clip <= 0:
             raise ValueError(f"clip must be above 0, got {clip}")
-        if consistent < 1:
-            raise ValueError(f"consistent must be at least 1, got {consistent}")
         if policy not in _POLICIES:
             raise ValueError(f"unknown play-out policy {policy!r}; policies: {', '.join(_POLICIES)}")
         unknown = [p for p in plans if p not in PLANS]
@@ -165,7 +161,6 @@ class MasterAgent(ExpertAgent):
         self.shaped = shaped
         self.read = read
         self.waits = waits
-        self.consistent = consistent
         self.clip = clip
         self.passed = passed
         self.plans = tuple(plans)
@@ -312,12 +307,8 @@ class MasterAgent(ExpertAgent):
         return candidates[best][0]
 
     def _seed(self, view: Observation) -> int:
-        """A sample's seed: with ``consistent`` above 1, one of that many drawn by how well each sample explains
-        the others' last discards (:func:`~sichuan_mahjong.agents.likely.discard_likelihood`)."""
-        seeds = [self.rng.getrandbits(48) for _ in range(self.consistent)]
-        if len(seeds) == 1:
-            return seeds[0]
-        return self.rng.choices(seeds, [discard_likelihood(self._sample(view, s), view.seat) for s in seeds])[0]
+        """A sample's seed, from this bot's own generator (``benchmarks/likely.py`` draws it otherwise)."""
+        return self.rng.getrandbits(48)
 
     def _sample(self, view: Observation, seed: int) -> Game:
         return sample_game(

@@ -12,9 +12,9 @@ worth cancels out), the decision's features as a baseline; then, on held-out han
 would gain over the expert, an unbiased estimate from the random draws (inverse propensity, baseline-corrected),
 per decision and per seat and hand.
 
-    PYTHONPATH=build/compiled .venv/bin/python benchmarks/discard_advantage.py collect --rules app \
+    PYTHONPATH=build/compiled .venv/bin/python scripts/discard_advantage.py collect --rules app \
         --hands 40000 --seed 2 --out app-2.jsonl
-    .venv/bin/python benchmarks/discard_advantage.py fit app-2.jsonl --lam 0.01 --write app
+    .venv/bin/python scripts/discard_advantage.py fit app-2.jsonl --lam 0.01 --write app
     (claims, seed rules: collect --kind claim --rules seed; fit writes CLAIMS from records of that kind)
     (the seed rules' discard fit: collect --live, every seat the master's expert on live copies, seeds 21 and 22
     with 20,000 hands each; fit --lam 0.03 --write seed: docs/bots.md)
@@ -282,7 +282,7 @@ def write_model(kind: str, cap: bool, weights: np.ndarray, margin: float, note: 
     notes[f"{kind} {'app' if cap else 'seed'}"] = note
     lines = [
         '"""The fitted advantages of :mod:`~sichuan_mahjong.agents.advantage`, written by',
-        "``benchmarks/discard_advantage.py fit --write`` (regenerate it; do not edit by hand).",
+        "``scripts/discard_advantage.py fit --write`` (regenerate it; do not edit by hand).",
         "",
         "``ADVANTAGE[capped]`` is (weights of ``CANDIDATE_FEATURES``, margin): a candidate replaces the expert's",
         "discard when its weighted features exceed the margin; ``CLAIMS[capped]`` the same for ``CLAIM_FEATURES``",
