@@ -62,7 +62,7 @@ def seat_likelihood(game: Game, o: int, beta: float = BETA) -> float:
         return 0.0  # a void tile held while another tile went: the sample breaks R3.2
     if len(held) < 2:
         return 1.0
-    scores = _PRICER._discard_scores(view, h, TableRead(view, h), held)
+    scores = _PRICER.discard_scores(view, h, TableRead(view, h), held)
     mine = next(v for v, t in scores if t == d)
     return math.exp(beta * (mine - scores[0][0]))
 

@@ -1,4 +1,4 @@
-"""Master variants screened in docs/bots.md: more play-outs, a wider search, truer waits.
+"""Master variants screened in docs/experiments.md: more play-outs, a wider search, truer waits.
 
 ``cd benchmarks && ../.venv/bin/python strength.py --import master_variants --agent m_more --baseline-agent
 master --field expert --rules seed --hands 2000 --jobs 1 --seed 51`` (paired against the master itself: the
@@ -44,10 +44,10 @@ two differ only where the variant searches differently, so the interval is narro
   master with its claims left to the search's scope (``learned_claims=False``: the master before the learned
   claims under app rules; under seed rules, the expert's claims); ``m_hybrid``: the master searching the plain
   discards its learned advantage leaves to the expert (``search_discards=True``; level with the master under
-  seed rules, docs/bots.md).
+  seed rules, docs/experiments.md).
 * ``m_prev``: the master before its learned discards read its live hand (they read all unseen copies, with
   ``PLAIN_SEED_FIT``, the seed-rules fit before the one on the live expert's play: where the live expert's choice
-  is not the plain expert's best, it stands); the baseline of the refit's paired runs (docs/bots.md).
+  is not the plain expert's best, it stands); the baseline of the refit's paired runs (docs/experiments.md).
 * ``m_live``: the master whose expert counts each unseen kind by its live copies under every rule set
   (``live=True``, ``reader.live_counts``, in thousandths of a copy; the default does so where the rules have no
   cap); ``m_live_float``: the same unrounded, under seed rules only (pure Python: a compiled expert counts in
@@ -217,8 +217,8 @@ def _feed_times(k: float) -> type[MasterAgent]:
     class Feed(MasterAgent):
         """The default with its kong feed on live copies ``k`` times as large."""
 
-        def _read(self, view: Observation, h: HandState) -> TableRead:
-            read = super()._read(view, h)
+        def read_table(self, view: Observation, h: HandState) -> TableRead:
+            read = super().read_table(view, h)
             if h.unit > 1:
                 read.kong_feed = [k * f for f in read.kong_feed]
             return read

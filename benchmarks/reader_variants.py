@@ -1,4 +1,4 @@
-"""The expert with the table read by ``agents/reader.py``: the variants screened in docs/bots.md.
+"""The expert with the table read by ``agents/reader.py``: the variants screened in docs/experiments.md.
 
 Import it into ``benchmarks/strength.py`` to name them, e.g.
 ``.venv/bin/python benchmarks/strength.py --import reader_variants --agent live_ready --baseline-agent expert
@@ -46,7 +46,7 @@ def _read_danger(weight: float) -> type[ExpertAgent]:
         def __init__(self, seed: int | None = None) -> None:
             super().__init__(seed, danger_scale=weight)
 
-        def _read(self, view: Observation, h: HandState) -> TableRead:
+        def read_table(self, view: Observation, h: HandState) -> TableRead:
             return ReadTable(view, h)
 
     return ReadDanger
@@ -65,15 +65,15 @@ class _Live(ExpertAgent):
             h.unseen = self._live  # type: ignore[assignment]
         return h
 
-    def _hand_value(
+    def hand_value(
         self, view: Observation, h: HandState, read: TableRead, s: int, declared: bool, std: bool = True
     ) -> float:
         if self.live_scope == "all" or (s == 0) != (self.live_scope == "ready"):
-            return super()._hand_value(view, h, read, s, declared, std)
+            return super().hand_value(view, h, read, s, declared, std)
         raw = h.unseen
         h.unseen = self._live  # type: ignore[assignment]
         try:
-            return super()._hand_value(view, h, read, s, declared, std)
+            return super().hand_value(view, h, read, s, declared, std)
         finally:
             h.unseen = raw
 

@@ -4,7 +4,7 @@
     .venv/bin/python scripts/build_master.py --budget-min 20 # every collect's hands scaled to fit ~20 minutes
     .venv/bin/python scripts/build_master.py --scale 0.01 --check  # a quick run that writes nothing
 
-The steps (docs/bots.md gives each one's figures):
+The steps (docs/experiments.md gives each one's figures):
 
 1. the table reader, ``scripts/fit_reader.py`` (P(ready), P(wins on t | ready), live copies);
 2. the holding model, ``scripts/fit_holding.py`` (the copies each other seat holds);
@@ -36,7 +36,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 COMPILED = ROOT / "build" / "compiled"
-#: Hands a core collects a second on this project's 2-core machine, compiled build (docs/bots.md).
+#: Hands a core collects a second on this project's 2-core machine, compiled build (docs/experiments.md).
 RATE = 24.0
 
 

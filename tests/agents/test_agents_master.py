@@ -163,7 +163,7 @@ def test_plans_are_candidates_where_in_point_and_kept_to_in_their_play_outs() ->
             assert plan is not None and action in view.legal and action != choice
             seen[plan] += 1
             if plan == "fold":
-                assert bot._read(view, read_view(view)).danger[choice.tile_index] >= PLAN_DANGER
+                assert bot.read_table(view, read_view(view)).danger[choice.tile_index] >= PLAN_DANGER
                 before = len(asked)
                 play_on(sample_game(view, random.Random(seen[plan])), view.seat, action, 5, "expert", Spy)
                 assert set(asked[before:]) <= {view.seat}
@@ -286,7 +286,7 @@ def test_live_prices_the_expert_on_the_copies_that_will_reach_the_seat(preset: s
         h = bot._hand(v)
         assert h.unseen == ([round(LIVE_SCALE * n) for n in live_n] if counted else raw)
         assert h.unit == (LIVE_SCALE if counted else 1)
-        read, plain_read = bot._read(v, h), ExpertAgent(seed=0)._read(v, read_view(v))
+        read, plain_read = bot.read_table(v, h), ExpertAgent(seed=0).read_table(v, read_view(v))
         assert read.danger == plain_read.danger
         fed = [t for t, f in enumerate(read.kong_feed) if f > 0]
         if counted and v.rules.kongs_pay and v.wall_count > 0:
@@ -323,7 +323,7 @@ def test_the_expert_answers_alike_whatever_part_of_a_copy_it_counts_in(preset: s
     assert {ActionKind.PUNG, ActionKind.KONG, ActionKind.HU} <= kinds
     for v in views:
         assert scaled.act(v, v.legal) == plain.act(v, v.legal), v
-        assert scaled._read(v, scaled._hand(v)).kong_feed == plain._read(v, read_view(v)).kong_feed
+        assert scaled.read_table(v, scaled._hand(v)).kong_feed == plain.read_table(v, read_view(v)).kong_feed
 
 
 @pytest.mark.parametrize("preset", ["seed", "app"])
@@ -337,7 +337,7 @@ def test_the_learned_discards_read_the_same_features_in_any_part_of_a_copy(prese
         rows = []
         for bot in (plain, scaled):
             h = bot._hand(v)
-            read = bot._read(v, h)
+            read = bot.read_table(v, h)
             if v.phase == "claim" and (options := claim_options(v.legal, v.legal[0])):
                 rows.append(claim_features(bot, v, h, read, options))
             elif len(discards) > 1 and (candidates := discard_candidates(bot, v, h, read, discards)):

@@ -1,7 +1,7 @@
 """``master``: the expert, checked by search at the decisions where the expert is unsure.
 
 At every decision the expert's choice comes first (:class:`~sichuan_mahjong.agents.expert.ExpertAgent`; with
-``live``, by default where the rule set has no cap (seed rules: +0.08 a hand there, ``docs/bots.md``), that
+``live``, by default where the rule set has no cap (seed rules: +0.08 a hand there, ``docs/experiments.md``), that
 expert counts each unseen kind by the copies the reader expects to reach this seat,
 :func:`~sichuan_mahjong.agents.reader.live_counts`, its kong feed included: three of a kind live, not three
 unseen). At a plain discard near ready (no kong offered), the expert's best few discards are told apart by a
@@ -25,11 +25,11 @@ expert's own prices are close, the master plays the hand out instead of pricing 
   played on until it is; the others are played on as far as they have played (``shaped``). A random deal of
   the unseen tiles is almost never ready, so a search on it never sees a discard deal in. With ``waits``, a
   hand drawn ready also waits on a tile drawn with the reader's odds of his winning on it (a truer picture of
-  the danger that played no better: ``docs/bots.md``; samples weighted by how well they explain the
+  the danger that played no better: ``docs/experiments.md``; samples weighted by how well they explain the
   others' last discards, ``benchmarks/likely.py``, measured no stronger). With ``holding``, each other hand
   is dealt by what its river
   says it holds (:func:`~sichuan_mahjong.agents.reader.hold_weights`): samples nearer the real hands that
-  played no better (``docs/bots.md``);
+  played no better (``docs/experiments.md``);
 * **play-out**: each candidate is played on the same samples (common random numbers: the same hidden tiles
   and the same bots) to the end of the hand by four experts (``policy="expert"``; ``"mixed"`` plays the
   others by a fast shanten bot, ``efficient`` without its ukeire tie-break); its value is this seat's points
@@ -60,7 +60,7 @@ expert's own prices are close, the master plays the hand out instead of pricing 
 The first master (plain samples: ``read=False, shaped=0, implied_voids=False, policy="mixed"``, 6 play-outs)
 gained +0.06 a hand over three experts (4,000 hands a rule set, intervals across zero); the search alone
 (``advantage=False``), +0.18 (app rules, 18,500 hands) and +0.11 (seed rules, 16,200, claims left to the
-expert); with the learned discards and claims, +0.36 and +0.25 (``docs/bots.md``).
+expert); with the learned discards and claims, +0.36 and +0.25 (``docs/experiments.md``).
 
 ``samples`` (play-outs per candidate) and ``think_ms`` (a time budget per decision that stops sampling early)
 trade time for strength; ``policy`` (:data:`POLICIES`) picks the play-out bots and ``scope`` (:data:`SCOPES`)
@@ -222,8 +222,8 @@ class MasterAgent(ExpertAgent):
         if not discards or scope == "claims":
             return []
         h = read_view(view)
-        read = self._read(view, h)
-        scored = self._discard_scores(view, h, read, discards)
+        read = self.read_table(view, h)
+        scored = self.discard_scores(view, h, read, discards)
         h.remove(scored[0][1])
         near = h.shanten() <= NEAR
         h.add(scored[0][1])
@@ -243,7 +243,7 @@ class MasterAgent(ExpertAgent):
         """The plans' answers that differ from the expert's discard, where the plan is in point: a safe plan
         when that discard looks dangerous (:data:`PLAN_DANGER`), ``speed`` when it leaves the hand near ready."""
         h = read_view(view)
-        danger = self._read(view, h).danger[choice.tile_index]
+        danger = self.read_table(view, h).danger[choice.tile_index]
         h.remove(choice.tile_index)
         near = h.shanten() <= NEAR
         out: list[tuple[Action, str | None]] = []
@@ -429,7 +429,7 @@ _POLICIES: dict[str, tuple[type[EfficientAgent], type[EfficientAgent]]] = {
 POLICIES = tuple(_POLICIES)
 #: Which decisions are searched: ``all``, ``claims`` (pass / pung / kong on a discard), ``discards`` (and kongs
 #: in one's own turn), or ``auto`` (the default): all under a 封顶 cap (app rules), discards only without one
-#: (seed rules: there searching claims gained nothing and cost time; ``docs/bots.md``).
+#: (seed rules: there searching claims gained nothing and cost time; ``docs/experiments.md``).
 SCOPES = ("auto", "all", "claims", "discards")
 #: Danger weights of the ``careful`` and ``fold`` plans (the expert's is ``DANGER_SCALE``, 0.05).
 CAREFUL = 0.6

@@ -19,7 +19,7 @@ From those, four models fitted on simulated ``expert`` games (``scripts/fit_read
   筋, early or late, how much of its suit he sheds), his melds and his void.
 
 The ``master`` draws its search's samples with :func:`ready_odds` (and, as an option, makes the ready ones wait
-with :func:`wait_odds`, or deals their hands by :func:`hold_weights`); the rest is measured in ``docs/bots.md``
+with :func:`wait_odds`, or deals their hands by :func:`hold_weights`); the rest is measured in ``docs/experiments.md``
 (``benchmarks/reader_variants.py``) and not used by a bot.
 """
 
