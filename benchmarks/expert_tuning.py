@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from typing import Any
 
 from sichuan_mahjong.agents.base import register
 from sichuan_mahjong.agents.expert import DANGER_SCALE, DEFAULT_PARAMS, ExpertAgent, ExpertParams
@@ -65,9 +66,8 @@ def tuned(changes: dict[str, float]) -> Callable[[int | None], ExpertAgent]:
             f"unknown expert constant {unknown[0]!r}; constants: danger, {', '.join(ExpertParams.names())}"
         )
     danger = changes.get("danger", DANGER_SCALE)
-    params = replace(
-        DEFAULT_PARAMS, **{k: (bool(v) if k == "pass_win" else v) for k, v in changes.items() if k != "danger"}
-    )
+    fields: dict[str, Any] = {k: (bool(v) if k == "pass_win" else v) for k, v in changes.items() if k != "danger"}
+    params = replace(DEFAULT_PARAMS, **fields)
 
     def make(seed: int | None = None) -> ExpertAgent:
         return ExpertAgent(seed, danger, params=params)
