@@ -181,8 +181,11 @@ def main() -> None:
     print(f"records in {out}; {'pure Python' if args.pure else f'the compiled build in {COMPILED}'}")
 
     def compiled_copy() -> None:
-        """The compiled copy of the package, from the sources as they are now (it keeps copies of them)."""
-        if not args.pure:
+        """The compiled copy of the package, from the sources as they are now (it keeps copies of them); with
+        ``--pure``, this checkout's sources (not whatever copy of the package the venv has installed)."""
+        if args.pure:
+            env["PYTHONPATH"] = str(ROOT / "src")
+        else:
             run(["scripts/compile.py", "--into", str(COMPILED)], env)
             env["PYTHONPATH"] = str(COMPILED)
 
