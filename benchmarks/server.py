@@ -58,8 +58,8 @@ dump()
 @dataclass
 class Table:
     code: str
-    last_answer: dict[int, float] = field(default_factory=dict)  # seq -> time of the last answer sent for it
-    seen: set[int] = field(default_factory=set)  # seqs whose first view has arrived
+    last_answer: dict[int, float] = field(default_factory=dict)  # room seq -> time of the last answer sent at it
+    seen: set[int] = field(default_factory=set)  # room seqs (public moments) whose first view has arrived
 
 
 @dataclass
@@ -100,10 +100,11 @@ async def player(ws: ClientConnection, table: Table, think: float, stats: Stats,
         m: dict[str, Any] = json.loads(raw)
         kind = m["type"]
         if kind == "view":
-            seq = m["seq"]
-            if seq not in table.seen:
-                table.seen.add(seq)
-                sent = table.last_answer.pop(seq - 1, None)
+            # Each seat counts its own views (``seq``); the table's moments are the room's public ``seq``.
+            seq, moment = m["seq"], m["room"]["seq"]
+            if moment not in table.seen:
+                table.seen.add(moment)
+                sent = table.last_answer.pop(moment - 1, None)
                 if sent is not None and stats.recording:
                     stats.latencies.append(time.perf_counter() - sent)
             legal = m["legal"]
@@ -111,7 +112,7 @@ async def player(ws: ClientConnection, table: Table, think: float, stats: Stats,
                 if think > 0:
                     await asyncio.sleep(think * rng.uniform(0.5, 1.5))
                 action = "hu" if "hu" in legal else rng.choice(legal)
-                table.last_answer[seq] = time.perf_counter()
+                table.last_answer[moment] = time.perf_counter()
                 await ws.send(json.dumps({"type": "act", "action": action, "seq": seq}))
                 if stats.recording:
                     stats.actions += 1

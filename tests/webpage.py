@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
-from playwright.sync_api import Page, ViewportSize
+from playwright.sync_api import Locator, Page, ViewportSize
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 TIMEOUT_MS = 20_000  # for any one thing to show on a loaded machine
@@ -106,23 +106,23 @@ def my_tiles(page: Page) -> list[str]:
 PREFERRED = ("hu", "pung", "kong", "declare_ready", "pass")
 
 
-def step(page: Page) -> str | None:
+def step(page: Page, prefer: tuple[str, ...] = PREFERRED) -> str | None:
     """Make one decision by taps if the page offers one; what was done, or None when nothing is asked.
 
-    Decides nothing about the rules: it taps the buttons the page shows (only legal answers) and discards a
-    tile the page marks as a legal discard.
+    Decides nothing about the rules: it taps the buttons the page shows (only legal answers, the first of
+    `prefer` shown) and discards a tile the page marks as a legal discard.
     """
     if page.locator("[data-act=exchange]").count():
         suits = Counter(t[1] for t in my_tiles(page))
         suit = next(s for s, n in suits.most_common() if n >= 3)
         tiles = page.locator(f'.seat-bottom .tile.mine[data-tile$="{suit}"]')
         for i in range(3):
-            tiles.nth(i).click()
+            tap_tile(tiles.nth(i))
         page.click("[data-act=exchange]:not([disabled])")
         return "exchange"
     if page.locator(".act.void-btn.suggested").count():
         return "void" if _tap(page, ".act.void-btn.suggested") else None
-    for action in PREFERRED:
+    for action in prefer:
         button = f'[data-act=send][data-action="{action}"]'
         if page.locator(button).count():
             return action if _tap(page, button) else None
@@ -130,10 +130,22 @@ def step(page: Page) -> str | None:
     if legal.count():
         tile = legal.last
         name = tile.get_attribute("data-tile")
-        tile.click()  # raise it
+        tap_tile(tile)  # raise it
         page.click("[data-act=discard]:not([disabled])")
         return f"discard {name}"
     return None
+
+
+#: A tap on a hand tile that slid into its place less than this long ago is ignored (table.js TAP_SETTLE_MS).
+TAP_SETTLE_MS = 150
+
+
+def tap_tile(tile: Locator) -> None:
+    """Tap a hand tile as a person would: once it has stood still long enough for a tap to count."""
+    moved = tile.evaluate("el => performance.now() - Number(el.dataset.since || 0)")
+    if moved < TAP_SETTLE_MS + 10:
+        tile.page.wait_for_timeout(TAP_SETTLE_MS + 10 - moved)
+    tile.click()
 
 
 def _tap(page: Page, selector: str) -> bool:

@@ -117,8 +117,9 @@ def test_two_timeouts_in_a_row_put_the_seat_in_tuoguan_until_it_taps() -> None:
         # the person taps 取消托管: the seat is his again, and the flag goes
         me.unread()
         room.handle(conn, ClientMessage("auto", on=False))
-        back = [p[0] for m in me.unread() if (p := players(m))]
-        assert back and back[-1]["auto"] is False and back[-1]["timed_out"] is False
+        await asyncio.sleep(room.options.room_interval + 0.05)  # room messages are coalesced
+        back = [p[0] for m in me.unread() if (p := players(m))]  # (the timer may bench it again meanwhile)
+        assert back and back[0]["auto"] is False and back[0]["timed_out"] is False
         room.close("test")
 
     asyncio.run(go())
@@ -145,7 +146,9 @@ def test_a_seat_that_answers_in_time_is_never_benched() -> None:
 def test_a_seat_back_after_the_bot_finished_its_hand_gets_that_settlement() -> None:
     async def go() -> None:
         lobby = Lobby(Store(":memory:"), ServerOptions(hold=0.01, bot_delay=0, pause=0))
-        room, _ = lobby.create({"hands": 2, "bots": BOTS})
+        room, _ = lobby.create({"hands": 2, "bots": {"2": "expert", "3": "efficient"}})
+        friend = lobby.join(room.code, {"name": "friend"})
+        room.handle(room.attach(Inbox(), friend.seat), ClientMessage("auto", on=True))  # a person stays, on 托管
         first = Inbox()
         conn = room.attach(first, 0)
         room.detach(conn)  # the phone drops; after the hold the stand-in bot plays the seat

@@ -66,20 +66,27 @@ def test_reconnect_in_the_middle_of_a_claim(tmp_path: Path) -> None:
 
 
 def test_takeover_after_the_hold_and_reclaim(tmp_path: Path) -> None:
+    # The stand-in plays a seat whose person left while another person is at the table (a room with no person
+    # connected pauses its bots instead: test_server_abuse_room.py); here the friend at seat 3 is on 托管.
     with Server(tmp_path / "db.sqlite", hold=0.3) as server:
-        room = server.room(hands=1, bots=BOTS)
+        room = server.room(hands=1, bots={"1": "expert", "2": "expert"})
         code = room["room"]
+        status, friend_seat = server.post(f"/api/rooms/{code}/seats", {"name": "friend"})
+        assert status == 201
         status, watch = server.post(f"/api/rooms/{code}/spectators")
         assert status == 201
 
         async def go() -> None:
             spectator = await server.connect(code, watch["token"])
+            friend = await server.connect(code, friend_seat["token"])
+            await friend.send(type="auto", on=True)
             peer = await server.connect(code, room["token"])
-            asked = await peer.until(lambda m: m["type"] == "view" and bool(m["legal"]))
+            await peer.until(lambda m: m["type"] == "view" and bool(m["legal"]))
             await peer.close()  # gone while asked
             away = await spectator.until(lambda m: bool((players(m) or [{}])[0].get("away")))
             assert away["room"]["players"][0]["auto"] and not away["room"]["players"][0]["connected"]
-            moved = await spectator.until(lambda m: m["type"] == "view" and m["seq"] > asked["seq"])
+            shown = max((m["seq"] for m in spectator.seen if m["type"] == "view"), default=0)  # its own count
+            moved = await spectator.until(lambda m: m["type"] == "view" and m["seq"] > shown)
             assert moved["room"]["players"][0]["away"]  # the stand-in bot answered for seat 0
             back = await server.connect(code, room["token"])
             assert (await back.recv())["type"] == "hello"
@@ -88,6 +95,7 @@ def test_takeover_after_the_hold_and_reclaim(tmp_path: Path) -> None:
             over = await autoplay(back, random.Random(2), first=mine)
             assert sum(over["totals"]) == 0
             await back.close()
+            await friend.close()
             await spectator.close()
 
         asyncio.run(go())

@@ -22,7 +22,7 @@ from sichuan_mahjong.server.store import SeatRow, Store
 from sichuan_mahjong.server.wire import ClientMessage, event_json
 from webtable import Inbox, pick
 
-OPTIONS = ServerOptions(hold=60, bot_delay=0, pause=0)
+OPTIONS = ServerOptions(hold=60, bot_delay=0, pause=0, room_interval=0)
 BOTS = {"1": "expert", "2": "efficient", "3": "random"}
 
 
@@ -112,7 +112,7 @@ def test_a_restore_keeps_answers_that_wait_for_others() -> None:
         assert room.game is not None and room.game.phase == "exchange" and len(room.pending) == 4
         for s in (0, 2):
             legal = room.pending[s]
-            room.handle(conns[s], ClientMessage("act", action=str(legal[0]), seq=room.seq))
+            room.handle(conns[s], ClientMessage("act", action=str(legal[0]), seq=room.view_seq(s)))
         assert sorted(room.answers) == [0, 2]
         again = Lobby(store, OPTIONS)
         assert again.restore() == 1
@@ -157,7 +157,7 @@ def test_auto_hands_the_seat_to_the_bot_and_back() -> None:
 
 def test_idle_rooms_expire() -> None:
     store = Store(":memory:")
-    lobby = Lobby(store, ServerOptions(idle=60))
+    lobby = Lobby(store, ServerOptions(idle=60, unused=60))
     room, host = lobby.create({"hands": 1})
     assert lobby.sweep() == 0
     room.last_active -= 61
@@ -217,6 +217,12 @@ def test_serve_refuses_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None
     assert "--port must be 1..65535" in capsys.readouterr().err
     assert main(["serve", "--full-gc", "-5"]) == 2
     assert "--full-gc cannot be negative, got -5" in capsys.readouterr().err
+    assert main(["serve", "--bot-workers", "0"]) == 2
+    assert "--bot-workers must be at least 1, got 0" in capsys.readouterr().err
+    assert main(["serve", "--outbox", "0"]) == 2
+    assert "--outbox must be at least 1, got 0" in capsys.readouterr().err
+    assert main(["serve", "--room-interval", "-1"]) == 2
+    assert "--room-interval cannot be negative" in capsys.readouterr().err
 
 
 def deal_ready(monkeypatch: pytest.MonkeyPatch, ready: int) -> None:
@@ -263,7 +269,7 @@ def test_a_baojiao_at_the_deal_still_tells_everyone_the_match_began(
         asked = [m for m in inboxes[ready].seen if m["type"] == "view"]
         assert asked and asked[-1]["legal"] == ["declare_ready", "pass"]
         inboxes[waiting].unread()
-        room.handle(conns[ready], ClientMessage("act", action="pass", seq=room.seq))
+        room.handle(conns[ready], ClientMessage("act", action="pass", seq=room.view_seq(ready)))
         assert any(m["type"] == "view" for m in inboxes[waiting].unread())  # the table, once it is answered
 
     asyncio.run(go())
@@ -298,7 +304,7 @@ def test_a_reconnect_during_a_baojiao_at_a_later_deal_is_shown_that_hand_whole(m
         room.attach(again, 1)
         assert [m["type"] for m in again.seen] == ["hello", "room"] and again.seen[-1]["room"]["started"]
         again.unread()
-        room.handle(conns[0], ClientMessage("act", action="pass", seq=room.seq))
+        room.handle(conns[0], ClientMessage("act", action="pass", seq=room.view_seq(0)))
         views = [m for m in again.unread() if m["type"] == "view"]
         assert views, [m["type"] for m in again.seen]
         seat = room.seats[1]

@@ -21,7 +21,12 @@ CHROMIUM = Path("/usr/bin/chromium")
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The base URL of a real `scmj serve` (bots answer at once, the next hand follows at once)."""
-    running = Server(tmp_path_factory.mktemp("serve") / "rooms.db", "--log-level", "warning", hold=600).start()
+    # Every page of the session comes from 127.0.0.1: the per-address limits (docs/protocol.md "Limits", meant
+    # for strangers on a network) are off, or the suite's rooms would run into --rooms-per-address.
+    no_limits = [f"--{flag}=0" for flag in ("room-rate", "rooms-per-address", "join-rate", "lookup-rate")]
+    no_limits += ["--connect-rate=0", "--connections-per-address=0"]
+    db = tmp_path_factory.mktemp("serve") / "rooms.db"
+    running = Server(db, "--log-level", "warning", *no_limits, hold=600).start()
     try:
         yield running.http
     finally:

@@ -16,7 +16,7 @@ from playwright.sync_api import Locator, Page, ViewportSize
 from sichuan_mahjong.game import Game
 from sichuan_mahjong.rules import Rules
 from sichuan_mahjong.server.wire import hand_over_message
-from webpage import PHONE, NewPage, open_room, play_until, shot, step, wait_table, wait_tables
+from webpage import PHONE, NewPage, open_room, play_until, shot, step, tap_tile, wait_table, wait_tables
 
 LANDSCAPE: ViewportSize = {"width": 844, "height": 390}
 PHONES = [PHONE, LANDSCAPE]
@@ -175,7 +175,7 @@ def test_a_refusal_goes_when_the_situation_changes(new_page: NewPage) -> None:
     assert step(page) == "exchange"
     page.locator(".act.void-btn").first.wait_for()
     tile = page.locator(".seat-bottom .tile.mine").first
-    tile.click()
+    tap_tile(tile)  # once the hand the exchange redrew stands still (table.js ignores taps on a tile just slid in)
     tile.click()  # a discard while the voids are chosen: refused with the server's words
     toast = page.locator("[data-role=toast]")
     toast.wait_for()
@@ -214,6 +214,7 @@ def seat_page(new_page: NewPage, code: str, entry: dict[str, Any], lang: str = "
 def test_the_timer_counts_down_for_everyone_and_two_timeouts_mean_tuoguan(new_page: NewPage, server: str) -> None:
     lobby = new_page()
     lobby.goto("/")
+    lobby.locator("#timer").wait_for()  # the lobby is drawn once the catalogues and presets are in
     timers = lobby.eval_on_selector_all("#timer option", "els => els.map(e => e.value)")
     assert "" in timers and len(timers) > 2  # the lobby offers a turn timer
     r = httpx.post(

@@ -17,6 +17,7 @@ from webpage import (
     play_until,
     shot,
     step,
+    tap_tile,
     wait_table,
     wait_tables,
 )
@@ -87,7 +88,7 @@ def test_a_refused_tap_is_explained_and_the_hint_answers(new_page: NewPage) -> N
     assert step(page) == "exchange"
     page.locator(".act.void-btn").first.wait_for()
     tile = page.locator(".seat-bottom .tile.mine").first
-    tile.click()
+    tap_tile(tile)
     tile.click()  # a discard while the voids are being chosen: sent anyway, refused with the server's words
     toast = page.locator("[data-role=toast]")
     toast.wait_for()
@@ -152,7 +153,7 @@ def test_a_tapped_discard_shows_as_sent_at_once(new_page: NewPage) -> None:
     open_room(page, preset="bloody_kong", seats=("efficient", "efficient", "efficient"))
     wait_table(page)
     play_until(page, lambda: page.locator(".seat-bottom .tile.mine.legal").count() > 0)
-    page.locator(".seat-bottom .tile.mine.legal").last.click()  # raise it
+    tap_tile(page.locator(".seat-bottom .tile.mine.legal").last)  # raise it
     assert page.evaluate(TAP_DISCARD) == 0
 
 

@@ -2,7 +2,7 @@
 
 >>> from sichuan_mahjong.agents import make_agent, agent_names
 >>> agent_names()
-['random', 'efficient', 'expert', 'master']
+['random', 'efficient', 'expert', 'master', 'neural']
 >>> make_agent("efficient", seed=1).name
 'efficient'
 """
@@ -19,6 +19,7 @@ from sichuan_mahjong.agents.base import (
 from sichuan_mahjong.agents.efficient import EfficientAgent
 from sichuan_mahjong.agents.expert import ExpertAgent
 from sichuan_mahjong.agents.master import MasterAgent
+from sichuan_mahjong.agents.neural import NeuralAgent
 from sichuan_mahjong.agents.random_agent import RandomAgent
 
 __all__ = [
@@ -27,6 +28,7 @@ __all__ = [
     "EfficientAgent",
     "ExpertAgent",
     "MasterAgent",
+    "NeuralAgent",
     "RandomAgent",
     "UnknownAgentError",
     "agent_names",

@@ -16,7 +16,7 @@ from importlib import metadata
 from typing import Protocol, cast
 
 #: Subcommand modules under sichuan_mahjong.cli, in the order --help lists them.
-SUBCOMMANDS: tuple[str, ...] = ("score", "play", "advise", "simulate", "replay", "review", "serve")
+SUBCOMMANDS: tuple[str, ...] = ("score", "play", "advise", "simulate", "replay", "review", "serve", "dataset", "bot")
 
 
 class Subcommand(Protocol):

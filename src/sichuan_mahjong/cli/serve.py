@@ -54,8 +54,35 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     )
     p.add_argument("--pause", type=float, default=8.0, metavar="SECONDS", help="pause between hands (default: 8)")
     p.add_argument(
-        "--idle", type=float, default=3600.0, metavar="SECONDS", help="an unused room expires (default: 3600)"
+        "--idle",
+        type=float,
+        default=3600.0,
+        metavar="SECONDS",
+        help="a room whose people have all been gone this long expires; bots and spectators keep no room alive "
+        "(default: 3600)",
     )
+    p.add_argument(
+        "--unused",
+        type=float,
+        default=600.0,
+        metavar="SECONDS",
+        help="a room no person ever connected to expires after this (default: 600)",
+    )
+    p.add_argument(
+        "--room-interval",
+        type=float,
+        default=0.25,
+        metavar="SECONDS",
+        help="at most one room message (connects, disconnects) per room this often (default: 0.25)",
+    )
+    p.add_argument(
+        "--bot-workers",
+        type=int,
+        default=1,
+        metavar="N",
+        help="bots thinking at once in the whole server, each in a worker process (default: 1)",
+    )
+    p.add_argument("--bot-threads", action="store_true", help="the bots think on threads of the server process instead")
     p.add_argument(
         "--rate", type=float, default=20.0, metavar="N", help="messages a second per connection (default: 20)"
     )
@@ -89,6 +116,13 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         metavar="MODULE",
         help="let rooms seat module:factory bots from MODULE (or a module inside it): your own bot at the web "
         "table (repeatable; imported at start; none by default)",
+    )
+    p.add_argument(
+        "--outbox",
+        type=int,
+        default=512,
+        metavar="N",
+        help="a client with this many messages it has not read is dropped, close 4408 (default: 512)",
     )
     p.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error"))
     limits = p.add_argument_group(
@@ -124,11 +158,25 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 
 def run(args: argparse.Namespace) -> int:
-    names = ["hold", "bot_delay", "pause", "idle", "auth_timeout", "full_gc", "request_timeout", "log_rate"]
+    names = [
+        "hold",
+        "bot_delay",
+        "pause",
+        "idle",
+        "unused",
+        "room_interval",
+        "auth_timeout",
+        "full_gc",
+        "request_timeout",
+        "log_rate",
+    ]
     fields = [flag.replace("-", "_") for flag, _ in _ADDRESS_LIMITS]
     for name in names + fields:
         if getattr(args, name) < 0:
             raise ValueError(f"--{name.replace('_', '-')} cannot be negative, got {getattr(args, name)}")
+    for name in ("bot_workers", "outbox"):
+        if getattr(args, name) < 1:
+            raise ValueError(f"--{name.replace('_', '-')} must be at least 1, got {getattr(args, name)}")
     if args.rate <= 0:
         raise ValueError(f"--rate must be positive, got {args.rate}")
     if not args.wal_max >= 1:
@@ -162,10 +210,14 @@ def run(args: argparse.Namespace) -> int:
         idle=args.idle,
         records=db.parent / "records",
         full_gc=args.full_gc,
+        unused=args.unused,
+        room_interval=args.room_interval,
+        bot_workers=args.bot_workers,
+        bot_processes=not args.bot_threads,
         wal_max=int(args.wal_max * (1 << 20)),
         allowed_bots=allowed,
     )
-    limits = Limits(rate=args.rate, burst=max(2 * args.rate, 1.0), auth_timeout=args.auth_timeout)
+    limits = Limits(rate=args.rate, burst=max(2 * args.rate, 1.0), auth_timeout=args.auth_timeout, outbox=args.outbox)
     address = AddressLimits(**{f: type(getattr(AddressLimits(), f))(getattr(args, f)) for f in fields})
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     log_limit = SourceLogLimit(args.log_rate)

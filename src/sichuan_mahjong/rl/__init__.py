@@ -1,5 +1,6 @@
 """Reinforcement learning: PettingZoo ``AECEnv`` and ``ParallelEnv``, a Gymnasium single-seat env, the observation
-encoder, and bots across the env's boundary (rl/bots.py).
+encoder, bots across the env's boundary (rl/bots.py) and datasets of bots' decisions (rl/dataset.py, ``scmj
+dataset``).
 
 Needs the optional extra ``rl`` (gymnasium, pettingzoo: ``pip install -e '.[rl]'`` in a clone; docs/rl.md
 "Install"). docs/rl.md has the observation layout, the action index, rewards, speed and a training example.

@@ -13,7 +13,7 @@ import json
 import logging
 import time
 from collections import deque
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
@@ -28,6 +28,8 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from sichuan_mahjong.rules import PRESETS
+from sichuan_mahjong.server import botpool
+from sichuan_mahjong.server.botpool import pool_for
 from sichuan_mahjong.server.gcpolicy import FullCollections, scheduled_full_collections
 from sichuan_mahjong.server.limits import (
     SOURCE,
@@ -96,24 +98,45 @@ class Timings:
 
 
 class WsClient:
-    """A websocket as a room's :class:`~sichuan_mahjong.server.room.Client`: messages queue, a task sends."""
+    """A websocket as a room's :class:`~sichuan_mahjong.server.room.Client`: messages queue, a task sends.
+
+    The queue is bounded: a client that lets ``limit`` messages pile up (it does not read, so the socket's
+    buffers are full and the sender waits) is dropped: what it has not been sent is forgotten, ``on_drop``
+    frees its seat at once, and the close 4408 is sent as soon as the socket takes it (a client that reads
+    nothing at all loses the connection to the server's keepalive instead). Memory per connection is bounded
+    by the queue plus the socket's buffers."""
 
     _CLOSE: Final = object()
 
-    def __init__(self, ws: WebSocket, limit: int) -> None:
+    def __init__(self, ws: WebSocket, limit: int, on_drop: Callable[[], None] | None = None) -> None:
         self.ws = ws
         self.queue: asyncio.Queue[object] = asyncio.Queue()
         self.limit = limit
         self.closed = False
+        self.dropped = False
+        self.on_drop = on_drop
         self.task = asyncio.get_running_loop().create_task(self._drain())
 
     def send(self, message: Mapping[str, Any] | str) -> None:
         if self.closed:
             return
         if self.queue.qsize() >= self.limit:
-            self.close(CLOSE_SLOW)
+            self.drop(CLOSE_SLOW)
             return
         self.queue.put_nowait(message if isinstance(message, str) else dumps(message))
+
+    def drop(self, code: int) -> None:
+        """Too slow: stop sending, forget the queue, close with ``code`` once the socket can take a frame."""
+        if self.dropped:
+            return
+        self.closed = self.dropped = True
+        self.task.cancel()  # it waits for the socket to drain; the frame it was sending is out or never began
+        while not self.queue.empty():
+            self.queue.get_nowait()
+        self.queue.put_nowait((self._CLOSE, code))
+        self.task = asyncio.get_running_loop().create_task(self._drain())
+        if self.on_drop is not None:
+            self.on_drop()
 
     def close(self, code: int) -> None:
         if not self.closed:
@@ -250,6 +273,7 @@ def create_app(
         finally:
             for task in tasks:
                 task.cancel()
+            botpool.shutdown()
             store.close()
 
     async def presets(request: Request) -> Response:
@@ -264,6 +288,7 @@ def create_app(
             "connections": sum(r.connections for r in rooms.values()),
             "handle": timings.summary(),
             "gc": collections[-1].summary() if collections else {},
+            "bots": pool_for(options.bot_workers, options.bot_processes).summary(),
         }
         if request.query_params.get("reset"):
             timings.durations.clear()
@@ -394,6 +419,7 @@ async def _serve_socket(ws: WebSocket, lobby: Lobby, limits: Limits, timings: Ti
     room, seat, token = found
     client = WsClient(ws, limits.outbox)
     conn = room.attach(client, seat)
+    client.on_drop = lambda: room.detach(conn)
     if seat is None:
         lobby.watch(token, 1)
     bucket = TokenBucket(limits.rate, limits.burst)

@@ -289,15 +289,12 @@ class Lobby:
                 room.guard(room.resume)
 
     def sweep(self) -> int:
-        """Close rooms idle past ``options.idle`` (no connection, nothing done); finished ones after a tenth."""
+        """Close the rooms whose people are gone (:meth:`Room.expired`: bots and spectators keep none alive)."""
         now = time.monotonic()
         closed = 0
         for room in list(self.rooms.values()):
-            if room.connections:
-                continue
-            over = room.match is not None and room.match.is_over
-            limit = self.options.idle / 10 if over else self.options.idle
-            if now - room.last_active > limit:
-                room.close("finished" if over else "expired")
+            reason = room.expired(now)
+            if reason is not None:
+                room.close(reason)
                 closed += 1
         return closed

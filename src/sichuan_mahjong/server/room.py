@@ -10,7 +10,15 @@ between hands.
 
 Seats that are not asked see nothing while others decide a claim, a robbed kong or a 报叫 (docs/engine.md:
 the view would show ``phase == "claim"`` and tell them that someone can claim); they get the next view once
-the state has moved on, with every event in between.
+the state has moved on, with every event in between. For the same reason each seat numbers the views it is
+shown with its own ``seq`` (the public view, for spectators and ``GET /api/rooms/{code}``, its own too): a
+gap in one global count would tell everyone when somebody else was asked.
+
+Under abuse (issue 37): bots play only while a person of the room is connected (spectators do not count), a
+room expires on its people's clock (:meth:`Room.expired`), connects and disconnects reach the others as at most
+one ``room`` message per ``room_interval``, the bots think in the server's one bounded pool
+(:mod:`~sichuan_mahjong.server.botpool`), and a request that only reads (advice, a refusal's words, hints) can
+never close the room: its error becomes an ``error`` message or a missing hint, and one log line.
 """
 
 from __future__ import annotations
@@ -22,13 +30,14 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any, Final, TypeVar
 
-from sichuan_mahjong.agents import Agent, make_agent
-from sichuan_mahjong.game import Action, ActionKind, ActionParseError, Event, Game, Observation
-from sichuan_mahjong.game.view import filter_event, public_event, public_view
+from sichuan_mahjong.agents import make_agent
+from sichuan_mahjong.game import Action, ActionParseError, Game, Observation
+from sichuan_mahjong.game.view import public_view
 from sichuan_mahjong.hints import NothingToAdviseError, advise_view
 from sichuan_mahjong.match import Match
 from sichuan_mahjong.record import save_hand, save_match
-from sichuan_mahjong.refusals import refusal
+from sichuan_mahjong.server.botpool import passive_answer, pool_for, safe_answer
+from sichuan_mahjong.server.delivery import Delivery, refusal_message
 from sichuan_mahjong.server.phrases import Phrases, TooSoonError
 from sichuan_mahjong.server.recap import Recap
 from sichuan_mahjong.server.seats import (
@@ -50,8 +59,6 @@ from sichuan_mahjong.server.wire import (
     dumps,
     error_message,
     hand_over_message,
-    hints_json,
-    view_message_text,
 )
 
 __all__ = ["PAUSE_PHASES", "Client", "Room", "RoomClosedError", "RoomFullError", "RoomSettings", "ServerOptions"]
@@ -65,7 +72,7 @@ STAND_IN: Final = "expert"
 _T = TypeVar("_T")
 
 
-class Room:
+class Room(Delivery):
     """A room and its match. Every public method is safe: an exception inside fails this room only."""
 
     def __init__(
@@ -87,16 +94,21 @@ class Room:
         self.spectators: list[Conn] = []
         self.spectator_tokens: set[str] = set()
         self.match: Match | None = None
-        self.seq = 0
+        self.seq = 0  # the room's own count of moments (steps and new hands); never sent
+        self.public_views = 0  # the public view's seq: the moments spectators were shown
+        self.public_deadline: float | None = None  # the deadline as of the last public moment
         self.answers: dict[int, Action] = {}
         self.pending: dict[int, list[Action]] = {}
         self.deadline: float | None = None  # wall-clock seconds the current decision must be made by
         self.public: Shown | None = None
         self.closed: str | None = None
         self.next_votes: set[int] = set()
-        self.last_active = time.monotonic()
+        self.last_active = time.monotonic()  # when a person of the room was last connected or active
+        self.visited = False  # a person of the room has connected (or the room was restored with answers)
         self._handles: list[asyncio.TimerHandle] = []
         self._next_hand: asyncio.TimerHandle | None = None
+        self._notice: asyncio.TimerHandle | None = None
+        self._room_sent = float("-inf")
         self._rules_json = settings.rules.to_dict()
         self.phrases = Phrases()  # quick phrases: one per seat every 2 s (server/phrases.py)
         self.strikes = Strikes()  # two timeouts in a row: 托管 (server/turn_timer.py)
@@ -124,8 +136,9 @@ class Room:
             return
         self.closed = reason
         self._cancel()
-        if self._next_hand is not None:
-            self._next_hand.cancel()
+        for handle in (self._next_hand, self._notice):
+            if handle is not None:
+                handle.cancel()
         for conn in self._conns():
             if message is not None:
                 conn.client.send(message)
@@ -142,19 +155,21 @@ class Room:
                 self.on_close(self)
 
     # ------------------------------------------------------------------------------------------- seating
-    def _seats(self) -> list[Seat]:
-        return [s for s in self.seats if s is not None]
+    def expired(self, now: float | None = None) -> str | None:
+        """Why the room should close now (``"expired"``, ``"finished"``), or None.
 
-    @property
-    def connections(self) -> int:
-        return len(self._conns())
-
-    def _conns(self) -> list[Conn]:
-        return [s.conn for s in self._seats() if s.conn is not None] + list(self.spectators)
-
-    def _shown(self, conn: Conn) -> Shown | None:
-        """The last view this connection's seat (a spectator: the public one) was shown, if any."""
-        return self.public if conn.seat is None else self._seat(conn.seat).shown
+        People keep a room alive, bots and spectators do not: with no person connected, a room nobody ever
+        connected to closes after ``options.unused`` seconds, a finished match after ``idle / 10``, any other
+        after ``idle`` since a person was last there."""
+        if self.people_here:
+            return None
+        now = time.monotonic() if now is None else now
+        over = self.match is not None and self.match.is_over
+        if over:
+            limit, reason = self.options.idle / 10, "finished"
+        else:
+            limit, reason = (self.options.idle if self.visited else self.options.unused), "expired"
+        return reason if now - self.last_active > limit else None
 
     @property
     def full(self) -> bool:
@@ -196,10 +211,6 @@ class Room:
         self.last_active = time.monotonic()
 
     # ------------------------------------------------------------------------------------------- replay
-    @property
-    def game(self) -> Game | None:
-        return self.match.game if self.match is not None else None
-
     def restore(self, answers: list[tuple[int, int, str]]) -> None:
         """Rebuild the match from the stored answers (hand index, seat, action), in the order accepted."""
         if not self.full:
@@ -210,6 +221,7 @@ class Room:
             while self.match.hand_index < hand:
                 self._new_hand()
             self._take(seat, Action.parse(text), persist=False)
+        self.visited = self.visited or bool(answers)
         self.touch()
 
     def start(self) -> None:
@@ -271,74 +283,24 @@ class Room:
         public = Shown(self.seq, public_view(game.view(0)), upto)
         for seat in self._seats():
             if seat.person and (not pause or seat.index in self.pending):
-                seat.shown = Shown(self.seq, game.view(seat.index), upto, public)
+                seat.views += 1
+                seat.shown = Shown(self.seq, game.view(seat.index), upto, public, number=seat.views)
         if not pause:
+            self.public_views += 1
+            public.number = self.public_views
             self.public = public
 
     def _submit(self, seat: int, action: Action) -> None:
         """Take an answer; the seat hears ``answered`` whenever it gets no view at once (others still decide)."""
-        self.touch()
-        seq = self.seq
-        if self._take(seat, action):
-            self._changed()
         me = self._seat(seat)
-        if me.conn is not None and (me.shown is None or me.shown.seq != self.seq):
+        seq = me.views
+        stepped = self._take(seat, action)
+        if stepped:
+            self._changed()
+        if me.conn is not None and (not stepped or me.shown is None or me.shown.seq != self.seq):
             me.conn.client.send({"type": "answered", "seq": seq, "action": str(action)})
 
-    def _seat(self, index: int) -> Seat:
-        seat = self.seats[index]
-        assert seat is not None
-        return seat
-
     # -------------------------------------------------------------------------------------------- views
-    def room_json(self) -> dict[str, Any]:
-        match = self.match
-        return {
-            "code": self.code,
-            "hand_no": 0 if match is None else match.hand_index + 1,
-            "hands": self.settings.hands,
-            "totals": [0, 0, 0, 0] if match is None else match.totals,
-            "players": [
-                None
-                if s is None
-                else {
-                    "name": s.name,
-                    "bot": s.bot,
-                    "connected": s.conn is not None,
-                    "auto": s.auto or s.away,
-                    "away": s.away,
-                    "timed_out": self.strikes.benched(s.index),
-                }
-                for s in self.seats
-            ],
-            "spectators": len(self.spectators),
-            "seq": self.seq,
-            "started": match is not None,
-            "over": match is not None and match.is_over,
-            "timer": self.settings.timer,
-            "deadline_ms": None if self.deadline is None else int(self.deadline * 1000),
-        }
-
-    def _view_to(self, conn: Conn, shown: Shown, room: str) -> None:
-        game = self.game
-        assert game is not None and self.match is not None
-        if conn.hand != self.match.hand_index:
-            conn.hand, conn.cursor = self.match.hand_index, 0
-        events: list[Event] = []
-        for e in game.events[conn.cursor : shown.upto]:
-            f = public_event(e) if conn.seat is None else filter_event(e, conn.seat)
-            if f is not None:
-                events.append(f)
-        conn.cursor = max(conn.cursor, shown.upto)
-        if shown.hints is None:
-            shown.hints = "null" if conn.seat is None else dumps(hints_json(shown.view))
-        own = shown.own_text(self._rules_json)
-        shared = shown.shared_text(self._rules_json)
-        # An older view (a seat shown nothing while others decide) or a decision already answered asks nothing.
-        asked = shown.seq == self.seq and conn.seat is not None and conn.seat not in self.answers
-        legal = shown.view.legal if asked else ()
-        conn.client.send(view_message_text(shown.seq, own, shared, legal, events, room, shown.hints))
-
     def _changed(self) -> None:
         """The state moved: send each seat and spectator what it may see now, then schedule who answers."""
         game = self.game
@@ -347,7 +309,9 @@ class Room:
         self.deadline = None
         if self.pending and self.settings.timer is not None:
             self.deadline = time.time() + self.settings.timer
-        room = self.room_json()
+        if self.public is not None and self.public.seq == self.seq:
+            self.public_deadline = self.deadline
+        room = self.room_json(current=True)
         room_text = dumps(room)
         for seat in self._seats():
             if seat.conn is not None and seat.shown is not None and seat.shown.seq == self.seq:
@@ -390,11 +354,6 @@ class Room:
         self._new_hand()
         self._changed()
 
-    def _send_room(self) -> None:
-        message = {"type": "room", "room": self.room_json()}
-        for conn in self._conns():
-            conn.client.send(message)
-
     # -------------------------------------------------------------------------------------- bots, timers
     def _cancel(self) -> None:
         for h in self._handles:
@@ -406,8 +365,11 @@ class Room:
         self._handles.append(loop.call_later(max(0.0, delay), self.guard, fn, *args))
 
     def _schedule(self) -> None:
-        """Bots answer after their delay; with a turn timer, people answer by the deadline."""
+        """Bots answer after their delay; with a turn timer, people answer by the deadline. Nothing happens
+        while no person of the room is connected: its bots wait for one."""
         self._cancel()
+        if not self.people_here:
+            return
         people = False
         for s in self.pending:
             if s in self.answers:
@@ -425,30 +387,50 @@ class Room:
         if people and self.deadline is not None:
             self._later(self.deadline - time.time(), self._timeout, self.seq)
 
-    def _agent(self, seat: Seat) -> Agent:
-        if seat.agent is None:
-            tier = seat.bot or STAND_IN
-            seat.agent = make_agent(tier, seed=(self.settings.seed * 4 + seat.index) % (1 << 62))
-        return seat.agent
-
     def _bot_due(self, s: int, seq: int) -> bool:
-        """Seat s is still a bot's to answer at step ``seq``: nothing moved and nobody answered for it."""
-        return seq == self.seq and s not in self.answers and s in self.pending and self._seat(s).botted
+        """Seat s is still a bot's to answer at step ``seq``: nothing moved, nobody answered for it, a person
+        is there to see it."""
+        return (
+            self.closed is None
+            and seq == self.seq
+            and s not in self.answers
+            and s in self.pending
+            and self._seat(s).botted
+            and self.people_here
+        )
 
     def _bot_answer(self, s: int, seq: int) -> None:
         if not self._bot_due(s, seq):
             return
         game = self.game
         assert game is not None
-        # A searching bot (master) may think for a few hundred ms: it thinks on a worker thread, from the view
-        # taken here, so the event loop keeps serving every other room; its answer counts only if nothing moved.
-        agent, view, legal = self._agent(self._seat(s)), game.view(s), self.pending[s]
-        future = asyncio.get_running_loop().run_in_executor(None, agent.act, view, legal)
-        future.add_done_callback(lambda done: self.guard(self._bot_answered, s, seq, done))
+        # A searching bot (master) may think for a few hundred ms: it thinks in the server's one bot pool,
+        # from the view taken here, so the event loop keeps serving every other room; its answer counts only
+        # if nothing moved meanwhile.
+        seat, view, legal = self._seat(s), game.view(s), self.pending[s]
+        pool = pool_for(self.options.bot_workers, self.options.bot_processes)
+        seed = (self.settings.seed * 4 + s) % (1 << 62)
+        pool.submit(
+            self.code,
+            s,
+            seat.bot or STAND_IN,
+            seed,
+            view,
+            legal,
+            lambda: self._bot_due(s, seq),
+            lambda answer: self.guard(self._bot_answered, s, seq, view, legal, answer),
+            playing=any(p.person and p.conn is not None and not p.botted for p in self._seats()),
+        )
 
-    def _bot_answered(self, s: int, seq: int, done: asyncio.Future[Action]) -> None:
-        if not done.cancelled() and self._bot_due(s, seq):
-            self._submit(s, done.result())
+    def _bot_answered(
+        self, s: int, seq: int, view: Observation, legal: list[Action], answer: Action | BaseException
+    ) -> None:
+        if not self._bot_due(s, seq):
+            return
+        if isinstance(answer, BaseException):
+            log.warning("room %s: the bot of seat %d failed, playing a safe answer: %r", self.code, s, answer)
+            answer = safe_answer(view, legal)
+        self._submit(s, answer if answer in legal else safe_answer(view, legal))
 
     def _timeout(self, seq: int) -> None:
         """The turn timer ran out: each person still to answer passes, else discards the drawn tile, else the
@@ -460,12 +442,13 @@ class Room:
             if s in self.answers or seq != self.seq:
                 continue
             view = game.view(s)
-            pick = next((a for a in legal if a.kind is ActionKind.PASS), None)
-            if pick is None and view.drawn is not None:
-                drawn = Action.discard(view.drawn)
-                pick = drawn if drawn in legal else None
+            pick = passive_answer(view, legal)
             if pick is None:
-                pick = make_agent(STAND_IN, seed=seq).act(view, legal)
+                try:
+                    pick = make_agent(STAND_IN, seed=seq).act(view, legal)
+                except Exception as exc:
+                    log.warning("room %s: the stand-in for seat %d failed: %r", self.code, s, exc)
+                    pick = safe_answer(view, legal)
             if not self._seat(s).botted and self.strikes.ran_out(s):
                 self._auto(self._seat(s), True)  # the second timeout in a row: 托管 until the person taps again
             self._submit(s, pick)
@@ -489,7 +472,9 @@ class Room:
     def attach(self, client: Client, seat: int | None) -> Conn:
         """A connection authenticated for ``seat`` (None: a spectator); a seat's older connection is closed."""
         conn = Conn(client, seat)
-        self.touch()
+        if seat is not None:
+            self.touch()
+            self.visited = True
         self.guard(self._attach, conn)
         return conn
 
@@ -508,19 +493,18 @@ class Room:
             seat.away = False
         role = "spectator" if conn.seat is None else "player"
         client.send({"type": "hello", "room": self.code, "seat": conn.seat, "role": role})
-        room = self.room_json()
         game = self.game
-        others = [c for c in self._conns() if c is not conn]
-        for other in others:
-            other.client.send({"type": "room", "room": room})
-        if game is None or self.match is None:
-            client.send({"type": "room", "room": room})
-            return
         shown = self._shown(conn)
+        room = self.room_json(current=shown is not None and shown.seq == self.seq)
+        if game is None or self.match is None:
+            self._room_to(conn, dumps(room))
+            self._send_room()  # the others hear of it, coalesced
+            return
         if shown is not None:
             self._view_to(conn, shown, dumps(room))
         else:  # shown nothing yet (a 报叫 at the deal is being decided): the room says the match began
-            client.send({"type": "room", "room": room})
+            self._room_to(conn, dumps(room))
+        self._send_room()  # the others hear of it, coalesced (this one has the room already)
         if game.is_over:
             client.send(hand_over_message(game, self.match.hand_index + 1, room))
             if conn.seat is not None:
@@ -537,23 +521,27 @@ class Room:
         self.guard(self._detach, conn)
 
     def _detach(self, conn: Conn) -> None:
-        self.touch()
         if conn.seat is None:
-            if conn in self.spectators:
-                self.spectators.remove(conn)
+            if conn not in self.spectators:
+                return
+            self.spectators.remove(conn)
         else:
             seat = self._seat(conn.seat)
             if seat.conn is not conn:
-                return  # replaced by a newer connection
+                return  # replaced by a newer connection, or already detached
+            self.touch()
             seat.conn = None
             if self.match is not None:
                 self._start_hold(seat)
+                if not self.people_here:
+                    self._cancel()  # the bots wait for a person
         self._send_room()
 
     # ----------------------------------------------------------------------------------------- messages
     def handle(self, conn: Conn, message: ClientMessage) -> None:
         """One checked client message from a connection of this room."""
-        self.touch()
+        if conn.seat is not None:
+            self.touch()
         self.guard(self._handle, conn, message)
 
     def _handle(self, conn: Conn, message: ClientMessage) -> None:
@@ -606,17 +594,6 @@ class Room:
             if self.game is not None and not self.game.is_over:
                 self._schedule()
 
-    def _stale(self, conn: Conn, seq: int | None) -> bool:
-        if seq != self.seq:
-            conn.client.send(
-                {
-                    **error_message("stale", f"seq {seq} is not the current view; the current seq is {self.seq}"),
-                    "seq": self.seq,
-                }
-            )
-            return True
-        return False
-
     def _advise(self, conn: Conn, seat: Seat, message: ClientMessage) -> None:
         if self._stale(conn, message.seq):
             return
@@ -625,11 +602,15 @@ class Room:
             conn.client.send(error_message("nothing_to_advise", "there is no decision of yours to advise on now"))
             return
         try:
-            advice = advise_view(shown.view, style="words")
+            advice = advise_view(shown.view, style="words").to_dict()
         except NothingToAdviseError as exc:
             conn.client.send(error_message("nothing_to_advise", str(exc)))
             return
-        conn.client.send({"type": "advice", "seq": self.seq, **advice.to_dict()})
+        except Exception as exc:  # advice only reads the view: it never closes the room
+            log.warning("room %s: advice for seat %d failed: %r", self.code, seat.index, exc)
+            conn.client.send(error_message("advice_failed", "no advice for this decision (an internal error)"))
+            return
+        conn.client.send({"type": "advice", "seq": shown.number, **advice})
 
     def _act(self, conn: Conn, seat: Seat, message: ClientMessage) -> None:
         if self._stale(conn, message.seq):
@@ -645,7 +626,7 @@ class Room:
         legal = self.pending.get(seat.index, [])
         if action not in legal:
             view = seat.shown.view if seat.shown is not None else None
-            conn.client.send(self._refusal(action, view, legal))
+            conn.client.send(refusal_message(action, view, legal))
             return
         if seat.away:
             seat.away = False
@@ -653,13 +634,3 @@ class Room:
         if self.strikes.back(seat.index):  # a tap of one's own ends 托管 for timeouts
             self._auto(seat, False)
         self._submit(seat.index, legal[legal.index(action)])
-
-    @staticmethod
-    def _refusal(action: Action, view: Observation | None, legal: list[Action]) -> dict[str, Any]:
-        shown = ", ".join(map(str, legal)) or "none"
-        fallback = (f"不能这样做（可以：{shown}）", f"Not allowed now (legal: {shown})")
-        words = {
-            lang: (refusal(action, view, lang, "words") if view is not None else None) or fallback[i]
-            for i, lang in enumerate(("zh", "en"))
-        }
-        return error_message("illegal", f"{action} is not legal now; legal: {shown}", words)

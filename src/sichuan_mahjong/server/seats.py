@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, Protocol
 
-from sichuan_mahjong.agents import Agent
 from sichuan_mahjong.game import Observation
 from sichuan_mahjong.rules import Rules
 from sichuan_mahjong.server.wire import observation_json, own_view_text, shared_view_text
@@ -56,9 +55,13 @@ class RoomClosedError(ValueError):
 class ServerOptions:
     """Server-wide timings, in seconds. ``hold``: a disconnected seat's decisions wait this long, then the
     stand-in bot plays it until it is back; ``bot_delay``: a bot's pause before answering, so people can follow;
-    ``pause``: between hands (cut short when every connected person sends ``next``); ``idle``: an untouched
-    room without connections expires; ``full_gc``: between full garbage collections (server/gcpolicy.py; 0, the
-    library's default: Python's own policy; ``scmj serve`` uses 300); ``wal_max``: the database's WAL ceiling in
+    ``pause``: between hands (cut short when every connected person sends ``next``); ``idle``: a room whose
+    people have all been gone this long expires (spectators and bots keep no room alive); ``unused``: a room no
+    person ever connected to expires sooner; ``full_gc``: between full garbage collections
+    (server/gcpolicy.py; 0, the library's default: Python's own policy; ``scmj serve`` uses 300);
+    ``room_interval``: at most one ``room`` message per room this often (connects and disconnects coalesced);
+    ``bot_workers``: bots thinking at once in the whole server (server/botpool.py), in worker processes when
+    ``bot_processes`` (``scmj serve``'s default), else threads; ``wal_max``: the database's WAL ceiling in
     bytes (server/store.py)."""
 
     hold: float = 30.0
@@ -67,6 +70,10 @@ class ServerOptions:
     idle: float = 3600.0
     records: Path | None = None
     full_gc: float = 0.0
+    unused: float = 600.0
+    room_interval: float = 0.25
+    bot_workers: int = 1
+    bot_processes: bool = False
     wal_max: int = 32 << 20
     #: Modules whose ``module:factory`` bots a room may seat (``scmj serve --allow-bot MODULE``); none by default.
     allowed_bots: tuple[str, ...] = ()
@@ -114,6 +121,7 @@ class Shown:
     view: Observation
     upto: int  # events of the hand it covers
     public: Shown | None = None  # the public view of the same moment (a seat's JSON shares its fields)
+    number: int = 0  # the seq the recipient sees: its own count of the views it was shown
     json: dict[str, Any] | None = None  # the public view's JSON, kept while the moment lasts (seats share it)
     own: str | None = None  # the view's own fields (OWN_FIELDS) as JSON text
     shared: str | None = None  # the public view's shared fields as JSON text
@@ -150,6 +158,7 @@ class Conn:
     seat: int | None
     hand: int = -1
     cursor: int = 0
+    room: str | None = None  # the room object (JSON text) it was last sent
 
 
 @dataclass(slots=True)
@@ -163,7 +172,7 @@ class Seat:
     conn: Conn | None = None
     shown: Shown | None = None
     hold: asyncio.TimerHandle | None = None
-    agent: Agent | None = None
+    views: int = 0  # views this seat was shown: the seq of its last (it counts its own moments only)
 
     @property
     def person(self) -> bool:

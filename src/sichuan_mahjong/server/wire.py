@@ -29,8 +29,10 @@ from typing import Any, Final
 from sichuan_mahjong.describe import payment_reason
 from sichuan_mahjong.game import Action, Event, Game, Observation
 from sichuan_mahjong.game.events import TILE_TEXT
+from sichuan_mahjong.game.view import WinView
 from sichuan_mahjong.hand.melds import Meld
 from sichuan_mahjong.hints import discard_waits, ready_waits
+from sichuan_mahjong.rules import Rules
 from sichuan_mahjong.server.limits import depth_error
 from sichuan_mahjong.server.phrases import PHRASES
 from sichuan_mahjong.tiles import SUITS, Tile
@@ -46,6 +48,7 @@ __all__ = [
     "event_json",
     "hand_over_message",
     "hints_json",
+    "observation_from_json",
     "observation_json",
     "own_view_text",
     "parse_client",
@@ -193,7 +196,14 @@ def observation_json(
         "wall_count": view.wall_count,
         "scores": list(view.scores),
         "wins": [
-            {"seat": w.seat, "tile": str(w.tile), "from_seat": w.from_seat, "robbed_kong": w.robbed_kong, "fan": w.fan}
+            {
+                "seat": w.seat,
+                "tile": str(w.tile),
+                "from_seat": w.from_seat,
+                "robbed_kong": w.robbed_kong,
+                "fan": w.fan,
+                "shared": w.shared,
+            }
             for w in view.wins
         ],
         "voids": [_void(v) for v in view.voids],
@@ -204,6 +214,63 @@ def observation_json(
         "pass_lock": view.pass_lock,
         "rules": dict(rules) if rules is not None else view.rules.to_dict(),
     }
+
+
+def _tile(text: str | None) -> Tile | None:
+    return None if text is None else Tile.from_str(text)
+
+
+def observation_from_json(view: Mapping[str, Any], legal: Sequence[str] = ()) -> Observation:
+    """The seat's :class:`Observation` back from its JSON (:func:`observation_json`) and the ``legal`` strings of
+    the same ``view`` message: what a bot playing over the protocol (``scmj bot``) hands its ``act``. A bad shape
+    raises a :class:`WireError` naming the field (``KeyError``, ``TypeError`` and ``ValueError`` inside)."""
+    try:
+        seat = view["seat"]
+        exchanged = view["exchanged"]
+        return Observation(
+            seat=-1 if seat is None else int(seat),
+            dealer=int(view["dealer"]),
+            rules=Rules.from_dict(view["rules"]),
+            base=int(view["base"]),
+            phase=str(view["phase"]),
+            turn=int(view["turn"]),
+            pending_tile=_tile(view["pending_tile"]),
+            hand=tuple(Tile.from_str(t) for t in view["hand"]),
+            drawn=_tile(view["drawn"]),
+            melds=tuple(tuple(Meld.of(m["kind"], m["tile"]) for m in melds) for melds in view["melds"]),
+            hidden_kongs=tuple(int(n) for n in view["hidden_kongs"]),
+            concealed_counts=tuple(int(n) for n in view["concealed_counts"]),
+            discards=tuple(tuple(Tile.from_str(t) for t in river) for river in view["discards"]),
+            wall_count=int(view["wall_count"]),
+            scores=tuple(int(n) for n in view["scores"]),
+            wins=tuple(
+                WinView(
+                    int(w["seat"]),
+                    Tile.from_str(w["tile"]),
+                    None if w["from_seat"] is None else int(w["from_seat"]),
+                    bool(w["robbed_kong"]),
+                    int(w["fan"]),
+                    bool(w.get("shared", False)),
+                )
+                for w in view["wins"]
+            ),
+            voids=tuple(None if v is None else SUITS.index(v) for v in view["voids"]),
+            ready=tuple(bool(r) for r in view["ready"]),
+            active=tuple(bool(a) for a in view["active"]),
+            legal=tuple(Action.parse(a) for a in legal),
+            exchanged=None
+            if exchanged is None
+            else (
+                tuple(Tile.from_str(t) for t in exchanged["given"]),
+                tuple(Tile.from_str(t) for t in exchanged["received"]),
+            ),
+            is_over=bool(view["is_over"]),
+            pass_lock=None if view["pass_lock"] is None else int(view["pass_lock"]),
+        )
+    except KeyError as exc:
+        raise WireError(f"malformed: a view needs the field {exc.args[0]!r}") from None
+    except (TypeError, ValueError, AttributeError) as exc:
+        raise WireError(f"malformed view: {exc}") from None
 
 
 def event_json(event: Event) -> dict[str, Any]:

@@ -8,7 +8,7 @@ import { Connection, forgetSeat, getJSON, post, saveSeat, savedSeat } from "./ne
 import { adviceHTML, bubbleFor, handOverHTML, inviteHTML, matchOverHTML } from "./panels.js";
 import { phrasesHTML, saidText, tableExtrasHTML, timedOutHTML } from "./phrases.js";
 import { play, setSound, soundFor, soundOn } from "./sounds.js";
-import { seatLabel, tableHTML, waitingHTML } from "./table.js";
+import { TAP_SETTLE_MS, seatLabel, tableHTML, waitingHTML } from "./table.js";
 
 const app = document.getElementById("app");
 
@@ -559,6 +559,8 @@ function setLang(lang) {
 app.addEventListener("click", (event) => {
   const tile = event.target.closest(".tile.mine");
   if (tile) {
+    // A tile that slid under the finger a moment ago (a claim, a discard redrew the hand) is not what was aimed at.
+    if (performance.now() - Number(tile.dataset.since || 0) < TAP_SETTLE_MS) return;
     tapTile(tile.dataset.key);
     return;
   }

@@ -7,6 +7,19 @@ import { actionWords, tileHTML, tileName } from "./tiles.js";
 
 const SUIT_ORDER = ["m", "p", "s"];
 
+// What the last drawing showed, so that a change can be told from a redraw of the same thing: a tile that just
+// landed in a river or a meld just claimed moves in (once, not at every redraw), and a hand tile that slid to a
+// new place is not taken by a tap meant for the tile that was there (TAP_SETTLE_MS, see app.js).
+const shown = { rivers: {}, melds: {}, slots: {}, shape: "" };
+export const TAP_SETTLE_MS = 150;
+
+/** True once per change of `key`'s count: the first drawing that shows more than the last one did. */
+function grew(store, key, count) {
+  const before = store[key];
+  store[key] = count;
+  return before !== undefined && count > before;
+}
+
 export function seatLabel(t, seat, me) {
   if (me === null || me === undefined) return t("seat_n", { n: seat + 1 });
   return t(`seat_rel_${relative(seat, me)}`);
@@ -41,8 +54,14 @@ function hiddenKongsHTML(count, small) {
 }
 
 function meldsHTML(view, seat, small) {
-  const melds = (view.melds[seat] || []).map((m) => meldHTML(m, small)).join("");
-  return melds + hiddenKongsHTML(view.hidden_kongs?.[seat] || 0, small);
+  const list = view.melds[seat] || [];
+  const hidden = view.hidden_kongs?.[seat] || 0;
+  const fresh = grew(shown.melds, seat, list.length + hidden);
+  const melds = list.map((m, i) => {
+    const html = meldHTML(m, small);
+    return fresh && i === list.length - 1 ? html.replace('class="meld ', 'class="meld fresh ') : html;
+  });
+  return melds.join("") + hiddenKongsHTML(hidden, small);
 }
 
 function winsOf(view, seat) {
@@ -115,10 +134,15 @@ function riverHTML(ctx, seat, pos) {
   const river = view.discards?.[seat] || [];
   const last = ctx.ui.lastDiscard;
   const markLast = last && last.seat === seat && river.length && river[river.length - 1] === last.tile;
+  const fresh = grew(shown.rivers, seat, river.length);
   const tiles = river
-    .map((tile, i) => tileHTML(tile, `rv${markLast && i === river.length - 1 ? " last" : ""}`))
+    .map((tile, i) => {
+      const end = i === river.length - 1;
+      return tileHTML(tile, `rv${markLast && end ? " last" : ""}${fresh && end ? " fresh" : ""}`);
+    })
     .join("");
-  return `<div class="river river-${pos}" data-seat="${seat}">${tiles}</div>`;
+  // Each river is its own box (a size container): the tiles shrink as it fills, so it never spills (style.css).
+  return `<div class="river river-${pos}" data-seat="${seat}" style="--n:${river.length}"><div class="rv-grid">${tiles}</div></div>`;
 }
 
 function compassHTML(t, ctx) {
@@ -213,8 +237,10 @@ function myHandHTML(t, ctx) {
   const me = ctx.me;
   const pos = "bottom";
   if (me === null) {
-    // A spectator sits where seat 0 sits and sees only backs there too.
-    return otherSeatHTML(t, ctx, 0, pos).replace("seat seat-bottom", "seat seat-bottom spectator-bottom");
+    // A spectator sits where seat 0 sits and sees only backs there too; the prompt says they are watching.
+    return otherSeatHTML(t, ctx, 0, pos)
+      .replace("seat seat-bottom", "seat seat-bottom spectator-bottom")
+      .replace(">", `><div class="prompt watching" data-role="prompt">${esc(promptText(t, ctx))}</div>`);
   }
   const voidSuit = view.voids?.[me];
   const holdsVoid = voidSuit && [...view.hand, view.drawn].some((x) => x && x[1] === voidSuit);
@@ -222,6 +248,19 @@ function myHandHTML(t, ctx) {
   const received = ctx.ui.received || [];
   const receivedLeft = [...received];
   const exchanging = legal.some((a) => a.startsWith("exchange "));
+  // A slot whose tile changed (or the row around it, a claim or a kong) is marked with the time it changed:
+  // a tap there in the next TAP_SETTLE_MS was meant for the tile that was under the finger before.
+  const now = performance.now();
+  const shape = `${me}:${view.hand.length}:${(view.melds[me] || []).length}:${view.hidden_kongs?.[me] || 0}`;
+  const reshaped = shape !== shown.shape;
+  shown.shape = shape;
+  const slots = {};
+  const since = (tile, key) => {
+    const before = shown.slots[key];
+    // A tile drawn where none was (the deal, a draw) did not slide in: nothing was aimed at an empty place.
+    slots[key] = before && before.tile === tile && !reshaped ? before : { tile, at: before ? now : 0 };
+    return slots[key].at;
+  };
   const tileAt = (tile, key) => {
     const classes = ["lg", "mine"];
     if (ctx.ui.raised === key) classes.push("raised");
@@ -235,13 +274,16 @@ function myHandHTML(t, ctx) {
     }
     const ting = readyDiscards[tile] ? `<i class="ting">${esc(t("ting_mark"))}</i>` : "";
     const first = holdsVoid && tile[1] === voidSuit ? `<i class="first">${esc(t("void_first_mark"))}</i>` : "";
-    return tileHTML(tile, classes.join(" "), `data-key="${key}" role="button" tabindex="0"`).replace(
+    const moved = since(tile, key);
+    const attrs = `data-key="${key}" data-since="${moved}" role="button" tabindex="0"`;
+    return tileHTML(tile, classes.join(" "), attrs).replace(
       "</span>",
       `${ting}${first}</span>`,
     );
   };
   const hand = view.hand.map((tile, i) => tileAt(tile, String(i))).join("");
   const drawn = view.drawn ? tileAt(view.drawn, "d") : "";
+  shown.slots = slots;
   const waits = hints?.waits || [];
   const raisedTile = ctx.ui.raised === null ? null : ctx.ui.raised === "d" ? view.drawn : view.hand[Number(ctx.ui.raised)];
   let strip = "";
@@ -252,12 +294,19 @@ function myHandHTML(t, ctx) {
     strip = t("waits_now", { waits: waitsText(t, waits), n: left });
   }
   const exchangedNote = view.exchanged && ctx.ui.showExchange ? exchangeNote(t, ctx) : "";
+  // The marks on the tiles in words, while they show.
+  const legend = [];
+  if (Object.keys(readyDiscards).some((tile) => legal.includes(`discard ${tile}`))) legend.push(t("ting_legend"));
+  if (holdsVoid) legend.push(t("void_first_legend"));
   const turn = isTurn(view, me) ? " on-turn" : "";
   return `
     <section class="seat seat-bottom me${turn}" data-seat="${me}">
-      <div class="prompt" data-role="prompt">${esc(promptText(t, ctx))}</div>
-      ${exchangedNote}
-      <div class="waits" data-role="waits" ${strip ? "" : "hidden"}>${esc(strip)}</div>
+      <div class="talk">
+        <div class="prompt" data-role="prompt">${esc(promptText(t, ctx))}</div>
+        ${exchangedNote}
+        <div class="waits" data-role="waits" ${strip ? "" : "hidden"}>${esc(strip)}</div>
+        ${legend.length ? `<div class="legend" data-role="legend">${esc(legend.join(" · "))}</div>` : ""}
+      </div>
       <div class="actions" data-role="actions">${actionButtons(t, ctx)}</div>
       <div class="my-row">
         <div class="melds">${meldsHTML(view, me, false)}</div>
