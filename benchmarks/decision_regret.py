@@ -71,7 +71,7 @@ def alternatives(view: Observation, legal: Sequence[Action], choice: Action) -> 
     discards = [a.tile_index for a in kinds.get(ActionKind.DISCARD, [])]
     if not discards:
         return "", []
-    scored = expert._discard_scores(view, h, TableRead(view, h), discards)
+    scored = expert.discard_scores(view, h, TableRead(view, h), discards)
     best = Action.discard(scored[0][1])
     if ActionKind.DECLARE_READY in kinds:
         other = kinds[ActionKind.DECLARE_READY][0] if choice.kind is not ActionKind.DECLARE_READY else best

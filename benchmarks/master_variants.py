@@ -1,4 +1,4 @@
-"""Master variants screened in docs/bots.md: more play-outs, a wider search, truer waits.
+"""Master variants screened in docs/experiments.md: more play-outs, a wider search, truer waits.
 
 ``cd benchmarks && ../.venv/bin/python strength.py --import master_variants --agent m_more --baseline-agent
 master --field expert --rules seed --hands 2000 --jobs 1 --seed 51`` (paired against the master itself: the
@@ -14,7 +14,7 @@ two differ only where the variant searches differently, so the interval is narro
   ``scope="auto"`` does under rules without a cap).
 * ``m_wide12``: ``m_wide``'s candidates, the default's 12 play-outs (no sampling on).
 * ``m_cons4``: each sample drawn from four by how well each explains the others' last discards, as the expert
-  prices them (``consistent=4``, :mod:`sichuan_mahjong.agents.likely`).
+  prices them (``consistent=4``, ``likely.py``).
 * ``m_clip6``: the gate's t on paired differences clipped to +-6 (``clip=6``): a big hand in one play-out no
   longer swamps the standard error of a dozen; ``m_clip3``: the same at +-3.
 * ``m_pass``: no other seat's sampled hand wins on a tile it let pass since its last turn (``passed=True``;
@@ -44,10 +44,10 @@ two differ only where the variant searches differently, so the interval is narro
   master with its claims left to the search's scope (``learned_claims=False``: the master before the learned
   claims under app rules; under seed rules, the expert's claims); ``m_hybrid``: the master searching the plain
   discards its learned advantage leaves to the expert (``search_discards=True``; level with the master under
-  seed rules, docs/bots.md).
+  seed rules, docs/experiments.md).
 * ``m_prev``: the master before its learned discards read its live hand (they read all unseen copies, with
   ``PLAIN_SEED_FIT``, the seed-rules fit before the one on the live expert's play: where the live expert's choice
-  is not the plain expert's best, it stands); the baseline of the refit's paired runs (docs/bots.md).
+  is not the plain expert's best, it stands); the baseline of the refit's paired runs (docs/experiments.md).
 * ``m_live``: the master whose expert counts each unseen kind by its live copies under every rule set
   (``live=True``, ``reader.live_counts``, in thousandths of a copy; the default does so where the rules have no
   cap); ``m_live_float``: the same unrounded, under seed rules only (pure Python: a compiled expert counts in
@@ -59,6 +59,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
+
+from likely import ConsistentMaster
 
 from sichuan_mahjong.agents import master
 from sichuan_mahjong.agents.advantage import advantage_choice, claim_choice
@@ -102,7 +104,7 @@ register("m_waits")(_variant(samples=6, waits=True))
 register("m_disc")(_variant(scope="discards"))
 register("m_24")(_variant(samples=24))
 register("m_wide12")(_variant(_Wide))
-register("m_cons4")(_variant(consistent=4))
+register("m_cons4")(_variant(ConsistentMaster, consistent=4))
 register("m_pass")(_variant(passed=True))
 register("m_plans")(_variant(plans=("fold", "speed")))
 register("m_fold")(_variant(plans=("fold",)))
@@ -215,8 +217,8 @@ def _feed_times(k: float) -> type[MasterAgent]:
     class Feed(MasterAgent):
         """The default with its kong feed on live copies ``k`` times as large."""
 
-        def _read(self, view: Observation, h: HandState) -> TableRead:
-            read = super()._read(view, h)
+        def read_table(self, view: Observation, h: HandState) -> TableRead:
+            read = super().read_table(view, h)
             if h.unit > 1:
                 read.kong_feed = [k * f for f in read.kong_feed]
             return read

@@ -1,4 +1,4 @@
-"""The expert with the table read by ``agents/reader.py``: the variants screened in docs/bots.md.
+"""The expert with the table read by ``agents/reader.py``: the variants screened in docs/experiments.md.
 
 Import it into ``benchmarks/strength.py`` to name them, e.g.
 ``.venv/bin/python benchmarks/strength.py --import reader_variants --agent live_ready --baseline-agent expert
@@ -16,12 +16,27 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from sichuan_mahjong.agents.base import register
-from sichuan_mahjong.agents.expert import ExpertAgent, TableRead
+from sichuan_mahjong.agents.expert import ExpertAgent, TableRead, feared_loss
 from sichuan_mahjong.agents.hand import HandState, read_view
-from sichuan_mahjong.agents.reader import ReadTable, live_counts
+from sichuan_mahjong.agents.reader import deal_in, live_counts
 from sichuan_mahjong.game.view import Observation
 
 DANGER_WEIGHTS = (0.3, 1.0, 3.0, 6.0)
+
+
+class ReadTable(TableRead):
+    """The expert's table read with its danger learned: for each tile this seat holds, the sum over the others
+    of P(it deals in to him) x what his win would cost (2**fan, feared bigger after 报叫 or one-suit melds)."""
+
+    __slots__ = ()
+
+    def __init__(self, view: Observation, h: HandState) -> None:
+        super().__init__(view, h)
+        danger = [0.0] * len(self.danger)
+        held = [t for t, n in enumerate(h.counts) if n]
+        for t, risks in deal_in(view, h, held).items():
+            danger[t] = sum(p * feared_loss(view, o) for o, p in risks)
+        self.danger = danger
 
 
 def _read_danger(weight: float) -> type[ExpertAgent]:
@@ -31,7 +46,7 @@ def _read_danger(weight: float) -> type[ExpertAgent]:
         def __init__(self, seed: int | None = None) -> None:
             super().__init__(seed, danger_scale=weight)
 
-        def _read(self, view: Observation, h: HandState) -> TableRead:
+        def read_table(self, view: Observation, h: HandState) -> TableRead:
             return ReadTable(view, h)
 
     return ReadDanger
@@ -50,15 +65,15 @@ class _Live(ExpertAgent):
             h.unseen = self._live  # type: ignore[assignment]
         return h
 
-    def _hand_value(
+    def hand_value(
         self, view: Observation, h: HandState, read: TableRead, s: int, declared: bool, std: bool = True
     ) -> float:
         if self.live_scope == "all" or (s == 0) != (self.live_scope == "ready"):
-            return super()._hand_value(view, h, read, s, declared, std)
+            return super().hand_value(view, h, read, s, declared, std)
         raw = h.unseen
         h.unseen = self._live  # type: ignore[assignment]
         try:
-            return super()._hand_value(view, h, read, s, declared, std)
+            return super().hand_value(view, h, read, s, declared, std)
         finally:
             h.unseen = raw
 

@@ -20,10 +20,10 @@ import time
 from collections.abc import Callable
 
 from decision_regret import expert_hands
+from likely import discard_likelihood
 
 import sichuan_mahjong as sm
 from sichuan_mahjong.agents.hand import read_view
-from sichuan_mahjong.agents.likely import discard_likelihood
 from sichuan_mahjong.agents.reader import deal_in, hold_weights, ready_odds, wait_odds
 from sichuan_mahjong.game.actions import ActionKind
 from sichuan_mahjong.game.sample import SampleError, sample_game

@@ -1,4 +1,4 @@
-"""What the master's search gains, decision by decision, measured against the oracle (docs/bots.md).
+"""What the master's search gains, decision by decision, measured against the oracle (docs/experiments.md).
 
 Run: ``PYTHONPATH=build/compiled .venv/bin/python benchmarks/search_gain.py collect --rules app --hands 200
 --samples 24 --out app.jsonl`` (about 10 s a hand on one core), then ``.venv/bin/python
@@ -22,7 +22,7 @@ play-outs where the records have them (``--samples`` takes the first n); with th
 replaced by the reader's feared loss; and gates fitted on half the hands (a ``z`` per kind, a ridge regression of
 the oracle's gain on what the search says), measured on the other half, each paired with the master's gate on the
 same records. The gains are what a single deviation is worth on the expert's path: an upper bound to confirm on
-duplicate deals (``strength.py``), not a substitute (docs/bots.md).
+duplicate deals (``strength.py``), not a substitute (docs/experiments.md).
 
 ``compare a.jsonl b.jsonl``: two ``collect`` runs of the same hands and seed that searched differently (one with
 ``--holding``, say), paired on the decisions both recorded with the same oracle play-outs.
@@ -316,7 +316,7 @@ def compare(path_a: str, path_b: str) -> None:
 def with_reader_danger(record: Record, scale: float) -> Record:
     """The record with each discard's search play-outs valued without what they paid at once for dealing in,
     and ``scale`` x the reader's feared loss (``ReadTable.danger``) taken off instead: the samples' danger
-    replaced by the reader's own (better calibrated, docs/bots.md)."""
+    replaced by the reader's own (better calibrated, docs/experiments.md)."""
     search = [
         [v - once - scale * d for v, once in zip(xs, ys, strict=True)]
         for xs, ys, d in zip(record["search"], record["search_at_once"], record["danger"], strict=True)

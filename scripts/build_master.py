@@ -4,11 +4,11 @@
     .venv/bin/python scripts/build_master.py --budget-min 20 # every collect's hands scaled to fit ~20 minutes
     .venv/bin/python scripts/build_master.py --scale 0.01 --check  # a quick run that writes nothing
 
-The steps (docs/bots.md gives each one's figures):
+The steps (docs/experiments.md gives each one's figures):
 
 1. the table reader, ``scripts/fit_reader.py`` (P(ready), P(wins on t | ready), live copies);
 2. the holding model, ``scripts/fit_holding.py`` (the copies each other seat holds);
-3. the learned discards, app rules: ``benchmarks/discard_advantage.py collect``, 40,000 hands, seed 2; ``fit``;
+3. the learned discards, app rules: ``scripts/discard_advantage.py collect``, 40,000 hands, seed 2; ``fit``;
 4. the learned claims, app rules: ``collect --kind claim``, 40,000 hands each, seeds 11 and 12; ``fit``;
 5. the learned claims, seed rules: 40,000 hands on seeds 11 and 12, 50,000 on 13 and 14; ``fit``;
 6. the learned discards, seed rules, on the master's expert (``collect --live``, counting live copies: it reads
@@ -36,7 +36,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 COMPILED = ROOT / "build" / "compiled"
-#: Hands a core collects a second on this project's 2-core machine, compiled build (docs/bots.md).
+#: Hands a core collects a second on this project's 2-core machine, compiled build (docs/experiments.md).
 RATE = 24.0
 
 
@@ -126,7 +126,7 @@ def collect_all(collects: list[Collect], scale: float, jobs: int, out: Path, env
     while waiting or running:
         while waiting and len(running) < jobs:
             c = waiting.pop(0)
-            cmd = [sys.executable, "benchmarks/discard_advantage.py", "collect", "--rules", c.rules, "--kind", c.kind]
+            cmd = [sys.executable, "scripts/discard_advantage.py", "collect", "--rules", c.rules, "--kind", c.kind]
             cmd += ["--seed", str(c.seed), "--hands", str(scaled(c.hands, scale)), "--out", str(out / c.name)]
             cmd += ["--live"] if c.live else []
             with (out / c.name).with_suffix(".log").open("wb") as log:  # the child keeps its own copy
@@ -181,8 +181,11 @@ def main() -> None:
     print(f"records in {out}; {'pure Python' if args.pure else f'the compiled build in {COMPILED}'}")
 
     def compiled_copy() -> None:
-        """The compiled copy of the package, from the sources as they are now (it keeps copies of them)."""
-        if not args.pure:
+        """The compiled copy of the package, from the sources as they are now (it keeps copies of them); with
+        ``--pure``, this checkout's sources (not whatever copy of the package the venv has installed)."""
+        if args.pure:
+            env["PYTHONPATH"] = str(ROOT / "src")
+        else:
             run(["scripts/compile.py", "--into", str(COMPILED)], env)
             env["PYTHONPATH"] = str(COMPILED)
 
@@ -197,7 +200,7 @@ def main() -> None:
     for i, f in enumerate(FITS, start=3):
         print(f"[{i}/{steps}] {f.title}")
         collect_all(list(f.collects), scale, args.jobs, out, env)
-        fit = ["benchmarks/discard_advantage.py", "fit", *(str(out / c.name) for c in f.collects)]
+        fit = ["scripts/discard_advantage.py", "fit", *(str(out / c.name) for c in f.collects)]
         run([*fit, "--lam", str(f.lam), *([] if args.check else ["--write", f.rules])], env)
     print(
         "done" + ("" if args.check else ": src/sichuan_mahjong/agents/*_model.py rewritten (git diff shows what moved)")

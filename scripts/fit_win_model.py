@@ -1,4 +1,4 @@
-"""Fit the expert's P(win) model from simulation and write ``src/sichuan_mahjong/agents/win_model.py``.
+"""Fit the expert's P(win) model from simulation and write ``benchmarks/win_model.py``.
 
 Run: ``.venv/bin/python scripts/fit_win_model.py [--hands 3000] [--jobs 2] [--seed 0] [--check]``.
 
@@ -29,7 +29,7 @@ from sichuan_mahjong.agents import make_agent
 from sichuan_mahjong.agents.hand import read_view
 from sichuan_mahjong.game.actions import ActionKind
 
-OUT = Path(__file__).resolve().parents[1] / "src" / "sichuan_mahjong" / "agents" / "win_model.py"
+OUT = Path(__file__).resolve().parents[1] / "benchmarks" / "win_model.py"
 BOTS = ("expert", "efficient", "expert", "efficient")
 MAX_SHANTEN = 4
 Row = tuple[int, int, int, float, int]  # (void rules, shanten, useful, draws, won)

@@ -1,4 +1,4 @@
-"""Train the policy of ``agents/learned.py`` by imitating the expert; write ``agents/learned_weights.npz``.
+"""Train the policy of ``benchmarks/learned.py`` by imitating the expert; write ``benchmarks/learned_weights.npz``.
 
 Run: ``.venv/bin/python scripts/train_imitation.py [--hands 3000] [--epochs 5] [--jobs 2] [--seed 0]
 [--minutes 60] [--check]``. Needs the ``train`` extra (PyTorch on CPU); playing needs only numpy. The defaults
@@ -7,7 +7,7 @@ rebuild the shipped weights (about 15 minutes on this 2-core machine).
 Four ``expert`` bots play seeded hands under the ``seed`` and the ``app`` rules (``--hands`` each). At every
 decision with more than one legal answer, each asked seat's view is encoded (:mod:`sichuan_mahjong.agents.
 features`, the RL environments' planes) beside its legal answers and the expert's choice. The network of
-``agents/learned.py`` (convolutions over the kinds of each suit, then a score per kind and one per other action)
+``benchmarks/learned.py`` (convolutions over the kinds of each suit, then a score per kind and one per other action)
 learns the expert's choice by cross-entropy over the legal answers only; a tenth of the hands is held out and
 the agreement with the expert on it printed per epoch.
 Training stops after ``--epochs`` or ``--minutes``, whichever comes first; torch's seed and the hands' seeds
@@ -27,13 +27,15 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))  # the experiment's own module
+from learned import HIDDEN, PENDING, WIDTH
+
 import sichuan_mahjong as sm
 from sichuan_mahjong.agents import make_agent
 from sichuan_mahjong.agents.features import NUM_PLANES, encode
-from sichuan_mahjong.agents.learned import HIDDEN, PENDING, WIDTH
 from sichuan_mahjong.game.actions import NUM_ACTIONS
 
-OUT = Path(__file__).resolve().parents[1] / "src" / "sichuan_mahjong" / "agents" / "learned_weights.npz"
+OUT = Path(__file__).resolve().parents[1] / "benchmarks" / "learned_weights.npz"
 Rows = tuple[npt.NDArray[np.float16], npt.NDArray[np.bool_], npt.NDArray[np.int16], npt.NDArray[np.int32]]
 
 
@@ -91,7 +93,7 @@ def collect(hands: int, seed: int, jobs: int) -> Rows:
 
 
 def train(data: Rows, epochs: int, minutes: float, seed: int) -> dict[str, npt.NDArray[np.float32]]:
-    """Fit the network of ``agents/learned.py``; its weights by name (``c1_weight``, ...)."""
+    """Fit the network of ``benchmarks/learned.py``; its weights by name (``c1_weight``, ...)."""
     # The `train` extra, typed as Any: mypy checks this script the same with or without PyTorch installed.
     torch: Any = importlib.import_module("torch")
     nn = torch.nn
@@ -109,7 +111,7 @@ def train(data: Rows, epochs: int, minutes: float, seed: int) -> dict[str, npt.N
         }
     )
 
-    def forward(batch: Any) -> Any:  # as agents/learned.py's policy_logits, for a batch
+    def forward(batch: Any) -> Any:  # as benchmarks/learned.py's policy_logits, for a batch
         b = batch.shape[0]
         planes = batch.view(b, NUM_PLANES, 27)
         suits = planes.view(b, NUM_PLANES, 3, 9).permute(0, 2, 1, 3).reshape(b * 3, NUM_PLANES, 9)

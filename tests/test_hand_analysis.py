@@ -140,6 +140,78 @@ def test_fifth_copies_raise() -> None:
         sm.shanten("55p123m456m", [M("pung 5p")])
 
 
+@pytest.mark.parametrize(
+    "tiles",
+    [
+        "999999m1234567p",  # the m key's sum runs over its 21-bit field into the p field
+        "888888999999m1p",
+        "1234567p999999s",  # ... and the top field past the table
+        "99999999m123456p",
+        "9999999p1234567s",
+    ],
+)
+def test_fifth_copies_raise_where_a_suit_sum_runs_over_its_field(tiles: str) -> None:
+    for call in (sm.shanten, sm.is_winning, sm.waits, sm.shanten_standard):
+        with pytest.raises(TooManyCopiesError):
+            call(tiles)
+
+
+def test_long_lists_are_counted_exactly() -> None:
+    with pytest.raises(TooManyCopiesError):
+        sm.shanten("99999m" + "1234567p" + "123s")
+    with pytest.raises(HandSizeError):
+        sm.shanten("123456789m123456p")
+    with pytest.raises(HandSizeError):
+        sm.is_winning("11122233344455m5p")
+
+
+def test_the_packed_tile_count_catches_every_fifth_copy() -> None:
+    """Exhaustive, by suit: the tile-list door packs the three suit keys into one sum (21 bits a field) and
+    checks the keys' tile counts against the list's. For every hand of at most 14 tiles (any copies), that
+    check passes exactly when no kind has a fifth copy, or a key falls past the table (also refused). Suits
+    interact only by what one carries into the next field, so per suit (tiles, digit sum read, carry out, legal)
+    is all that matters."""
+    from sichuan_mahjong.hand import analysis
+
+    field, most, size = analysis._FIELD, analysis._PACKED_MOST, len(analysis._INFO)
+    mask = (1 << field) - 1
+
+    def digits(x: int) -> int:
+        total = 0
+        while x:
+            x, d = divmod(x, 5)
+            total += d
+        return total
+
+    suits: list[tuple[int, int, bool]] = []  # (tiles, raw sum, no fifth copy) of every multiset of <= most tiles
+
+    def walk(rank: int, left: int, raw: int, n: int, legal: bool) -> None:
+        if rank == 9:
+            suits.append((n, raw, legal))
+            return
+        for m in range(left + 1):
+            walk(rank + 1, left - m, raw + m * 5**rank, n + m, legal and m <= 4)
+
+    walk(0, most, 0, 0, True)
+
+    def read(carry_in: int, top: bool) -> set[tuple[int, int, int, bool]]:
+        out = set()
+        for n, raw, legal in suits:
+            v = raw + carry_in
+            key, carry = (v, 0) if top else (v & mask, v >> field)
+            if key < size:
+                out.add((n, digits(key), carry, legal))
+        return out
+
+    first, middle, top = read(0, False), {c: read(c, False) for c in range(3)}, {c: read(c, True) for c in range(3)}
+    assert all(c < 3 for _, _, c, _ in first)
+    for n0, d0, c0, l0 in first:
+        for n1, d1, c1, l1 in middle[c0]:
+            for n2, d2, _, l2 in top[c1]:
+                if n0 + n1 + n2 <= most:
+                    assert (d0 + d1 + d2 == n0 + n1 + n2) == (l0 and l1 and l2)
+
+
 def test_tile_like_inputs_agree() -> None:
     text = "123m456m789m123p5p"
     tiles = sm.parse_tiles(text)

@@ -1,14 +1,14 @@
 """The learned advantages (agents/advantage.py), at discards and at claims: read from the view alone, each replaces
 the expert's answer only where the fit prices another above it by more than the margin; and
-benchmarks/discard_advantage.py, which fits them, recovers an effect planted in random draws."""
+scripts/discard_advantage.py, which fits them, recovers an effect planted in random draws."""
 
 from __future__ import annotations
 
 import random
-import sys
 from pathlib import Path
 from typing import Any
 
+import discard_advantage
 import numpy as np
 import pytest
 
@@ -33,9 +33,6 @@ from sichuan_mahjong.game.sample import sample_game
 from sichuan_mahjong.game.state import Game
 from sichuan_mahjong.game.view import Observation
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
-import discard_advantage
-
 N = len(CANDIDATE_FEATURES)
 
 
@@ -49,7 +46,7 @@ def choice_views(preset: str, limit: int) -> list[tuple[Observation, Action]]:
         plain = all(a.kind is ActionKind.DISCARD for a in view.legal)  # no win, kong or 报叫 offered
         if view.phase == "play" and plain and len(discards) > 1:
             h = read_view(view)
-            if len(discard_candidates(bot, view, h, bot._read(view, h), discards)) > 1:
+            if len(discard_candidates(bot, view, h, bot.read_table(view, h), discards)) > 1:
                 out.append((view, bot.act(view, view.legal)))
                 if len(out) == limit:
                     break
@@ -65,10 +62,12 @@ def test_hidden_tiles_do_not_change_the_features_or_the_choice(preset: str) -> N
         assert a == b
         ha, hb = read_view(a), read_view(b)
         discards = [t.index for t in a.hand] + ([a.drawn.index] if a.drawn else [])
-        ca = discard_candidates(bot, a, ha, bot._read(a, ha), sorted(set(discards)))
-        cb = discard_candidates(bot, b, hb, bot._read(b, hb), sorted(set(discards)))
+        ca = discard_candidates(bot, a, ha, bot.read_table(a, ha), sorted(set(discards)))
+        cb = discard_candidates(bot, b, hb, bot.read_table(b, hb), sorted(set(discards)))
         assert ca == cb
-        assert discard_features(bot, a, ha, bot._read(a, ha), ca) == discard_features(bot, b, hb, bot._read(b, hb), cb)
+        assert discard_features(bot, a, ha, bot.read_table(a, ha), ca) == discard_features(
+            bot, b, hb, bot.read_table(b, hb), cb
+        )
         assert advantage_choice(bot, a, a.legal, choice) == advantage_choice(bot, b, b.legal, choice)
 
 
@@ -77,9 +76,9 @@ def test_features_are_differences_from_the_experts_choice() -> None:
     for view, choice in choice_views("app", 5):
         h = read_view(view)
         discards = sorted({a.tile_index for a in view.legal if a.kind is ActionKind.DISCARD})
-        candidates = discard_candidates(bot, view, h, bot._read(view, h), discards)
+        candidates = discard_candidates(bot, view, h, bot.read_table(view, h), discards)
         assert candidates[0][1] == choice.tile_index
-        rows, state = discard_features(bot, view, h, bot._read(view, h), candidates)
+        rows, state = discard_features(bot, view, h, bot.read_table(view, h), candidates)
         assert rows[0] == [0.0] * N and len(rows) == len(candidates) and all(len(r) == N for r in rows)
         assert rows[1][0] == pytest.approx(candidates[1][0] - candidates[0][0])  # the price, and it is lower
         assert rows[1][0] <= 0 and len(state) == len(advantage.STATE_FEATURES)
@@ -92,7 +91,7 @@ def test_the_fit_and_its_margin_decide(monkeypatch: pytest.MonkeyPatch) -> None:
     for view, choice in choice_views("app", 5):
         h = read_view(view)
         discards = sorted({a.tile_index for a in view.legal if a.kind is ActionKind.DISCARD})
-        worst = discard_candidates(bot, view, h, bot._read(view, h), discards)[-1][1]
+        worst = discard_candidates(bot, view, h, bot.read_table(view, h), discards)[-1][1]
         monkeypatch.setitem(advantage_model.ADVANTAGE, True, (cheap, 0.0))
         assert advantage_choice(bot, view, view.legal, choice) == Action.discard(worst) != choice
         monkeypatch.setitem(advantage_model.ADVANTAGE, True, (cheap, 1e9))
@@ -187,8 +186,8 @@ def test_claims_hidden_tiles_do_not_change_the_features_or_the_choice(
         assert a == b
         options = claim_options(a.legal, choice)
         ha, hb = read_view(a), read_view(b)
-        fa = claim_features(bot, a, ha, bot._read(a, ha), options)
-        assert fa == claim_features(bot, b, hb, bot._read(b, hb), options)
+        fa = claim_features(bot, a, ha, bot.read_table(a, ha), options)
+        assert fa == claim_features(bot, b, hb, bot.read_table(b, hb), options)
         assert fa[0][0] == [0.0] * len(CLAIM_FEATURES) and len(fa[0]) == len(options) > 1
         assert claim_choice(bot, a, a.legal, choice) == claim_choice(bot, b, b.legal, choice) in a.legal
 

@@ -1,4 +1,4 @@
-"""The ``learned`` bot (a research baseline, not among the players' bots): its shipped network imitates the
+"""The ``learned`` bot (``benchmarks/learned.py``, a research baseline, not shipped): its shipped network imitates the
 expert, answers legally, and reads the view alone."""
 
 from __future__ import annotations
@@ -6,11 +6,11 @@ from __future__ import annotations
 import random
 
 import numpy as np
+from learned import HIDDEN, WEIGHTS, WIDTH, LearnedAgent, _weights, policy_logits
 
 import sichuan_mahjong as sm
 from sichuan_mahjong.agents import make_agent
 from sichuan_mahjong.agents.features import NUM_PLANES
-from sichuan_mahjong.agents.learned import HIDDEN, WEIGHTS, WIDTH, LearnedAgent, _weights, policy_logits
 from sichuan_mahjong.game.actions import NUM_ACTIONS, ActionKind
 from sichuan_mahjong.game.sample import sample_game
 from sichuan_mahjong.game.state import Game

@@ -8,12 +8,12 @@ from __future__ import annotations
 import random
 
 import pytest
+from win_model import p_win_fitted
 
 import sichuan_mahjong as sm
 from sichuan_mahjong.agents import AGENTS, Agent, UnknownAgentError, agent_names, make_agent
 from sichuan_mahjong.agents.expert import p_win, plan_value
 from sichuan_mahjong.agents.hand import HandState, read_view
-from sichuan_mahjong.agents.win_model import p_win_fitted
 from sichuan_mahjong.game.state import Game
 from sichuan_mahjong.tiles import POW5
 

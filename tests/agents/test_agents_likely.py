@@ -1,4 +1,4 @@
-"""How well a deal explains the others' last discards (``agents.likely``): the real deal explains them best."""
+"""How well a deal explains the others' last discards (``benchmarks/likely.py``): the real deal explains them best."""
 
 from __future__ import annotations
 
@@ -6,9 +6,10 @@ import copy
 import math
 import random
 
+from likely import discard_likelihood, seat_likelihood
+
 import sichuan_mahjong as sm
 from sichuan_mahjong.agents import make_agent
-from sichuan_mahjong.agents.likely import discard_likelihood, seat_likelihood
 from sichuan_mahjong.agents.reader import ready_odds
 from sichuan_mahjong.game.sample import sample_game
 from sichuan_mahjong.game.state import Game

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
+from likely import ConsistentMaster
 
 import sichuan_mahjong as sm
 from played import decision_views
@@ -102,7 +103,8 @@ def test_hidden_tiles_do_not_change_the_choice(preset: str, options: dict[str, A
         differ += [a._counts[s] for s in others] != [b._counts[s] for s in others]
         va, vb = a.view(view.seat), b.view(view.seat)
         assert va == vb
-        one, two = (MasterAgent(advantage=False, seed=9, samples=4, scope="all", **options) for _ in range(2))
+        cls = ConsistentMaster if "consistent" in options else MasterAgent
+        one, two = (cls(advantage=False, seed=9, samples=4, scope="all", **options) for _ in range(2))
         assert one.act(va, va.legal) is two.act(vb, vb.legal)
         assert one.searched == two.searched == 1
     assert differ == len(views)
@@ -136,7 +138,7 @@ def test_think_ms_cuts_the_search_short() -> None:
     with pytest.raises(ValueError, match="clip must be above 0, got 0"):
         MasterAgent(clip=0)
     with pytest.raises(ValueError, match="consistent must be at least 1, got 0"):
-        MasterAgent(consistent=0)
+        ConsistentMaster(consistent=0)
     with pytest.raises(ValueError, match="unknown plan 'bluff'; plans: careful, fold, speed"):
         MasterAgent(plans=("fold", "bluff"))
 
@@ -161,7 +163,7 @@ def test_plans_are_candidates_where_in_point_and_kept_to_in_their_play_outs() ->
             assert plan is not None and action in view.legal and action != choice
             seen[plan] += 1
             if plan == "fold":
-                assert bot._read(view, read_view(view)).danger[choice.tile_index] >= PLAN_DANGER
+                assert bot.read_table(view, read_view(view)).danger[choice.tile_index] >= PLAN_DANGER
                 before = len(asked)
                 play_on(sample_game(view, random.Random(seen[plan])), view.seat, action, 5, "expert", Spy)
                 assert set(asked[before:]) <= {view.seat}
@@ -284,7 +286,7 @@ def test_live_prices_the_expert_on_the_copies_that_will_reach_the_seat(preset: s
         h = bot._hand(v)
         assert h.unseen == ([round(LIVE_SCALE * n) for n in live_n] if counted else raw)
         assert h.unit == (LIVE_SCALE if counted else 1)
-        read, plain_read = bot._read(v, h), ExpertAgent(seed=0)._read(v, read_view(v))
+        read, plain_read = bot.read_table(v, h), ExpertAgent(seed=0).read_table(v, read_view(v))
         assert read.danger == plain_read.danger
         fed = [t for t, f in enumerate(read.kong_feed) if f > 0]
         if counted and v.rules.kongs_pay and v.wall_count > 0:
@@ -321,7 +323,7 @@ def test_the_expert_answers_alike_whatever_part_of_a_copy_it_counts_in(preset: s
     assert {ActionKind.PUNG, ActionKind.KONG, ActionKind.HU} <= kinds
     for v in views:
         assert scaled.act(v, v.legal) == plain.act(v, v.legal), v
-        assert scaled._read(v, scaled._hand(v)).kong_feed == plain._read(v, read_view(v)).kong_feed
+        assert scaled.read_table(v, scaled._hand(v)).kong_feed == plain.read_table(v, read_view(v)).kong_feed
 
 
 @pytest.mark.parametrize("preset", ["seed", "app"])
@@ -335,7 +337,7 @@ def test_the_learned_discards_read_the_same_features_in_any_part_of_a_copy(prese
         rows = []
         for bot in (plain, scaled):
             h = bot._hand(v)
-            read = bot._read(v, h)
+            read = bot.read_table(v, h)
             if v.phase == "claim" and (options := claim_options(v.legal, v.legal[0])):
                 rows.append(claim_features(bot, v, h, read, options))
             elif len(discards) > 1 and (candidates := discard_candidates(bot, v, h, read, discards)):

@@ -1,9 +1,9 @@
 """A discard's advantage over the expert's, learned from randomized play: what each near-equal discard is worth.
 
 At a discard near ready, the expert's best few discards are priced close together, and the master's play-outs
-are too noisy to tell them apart (``docs/bots.md``). Here they are told apart by experiment instead: four experts
+are too noisy to tell them apart (``docs/experiments.md``). Here they are told apart by experiment instead: four experts
 play, and at some of those decisions a seat discards one of the candidates drawn uniformly at random
-(``benchmarks/discard_advantage.py``). Because the draw is random, the mean of what the seat scores from then
+(``scripts/discard_advantage.py``). Because the draw is random, the mean of what the seat scores from then
 on, compared across candidates with the same features, is each feature's causal worth, whatever the hidden
 hands held: the hidden hands are as they fall in real play, not as a sampler draws them.
 
@@ -12,14 +12,14 @@ hand (``_hand``: the master's expert counts live copies without a cap, and its f
 hand), by what the seat sees: the expert's price and its parts, the reader's odds of dealing in, shanten and
 useful tiles after (and those left in the wall, by the holding model), the tile's shape. ``ADVANTAGE`` in
 :mod:`~sichuan_mahjong.agents.advantage_model` (a ridge fit a rule set) turns them into points, and
-:func:`advantage_choice` plays the best candidate when it clears the fit's margin. Measured in ``docs/bots.md``
+:func:`advantage_choice` plays the best candidate when it clears the fit's margin. Measured in ``docs/experiments.md``
 ("Discards learned by experiment"): the expert with it gains +0.16 a hand over three experts under app rules,
 +0.08 under seed rules (8,000 duplicate hands each; there with the fit before the one on the live expert's play,
 which gained the master +0.06 a hand more); it is the master's way at these discards.
 
 Claims the same way (:func:`claim_options`, :func:`claim_features`, :func:`claim_choice`): on a discard one may
 pung or kong, pass, pung and kong drawn at random in expert play, and ``CLAIMS`` (a fit a rule set) chooses
-among them; +0.11 a hand for the expert under seed rules (``docs/bots.md``, "Claims learned by experiment").
+among them; +0.11 a hand for the expert under seed rules (``docs/experiments.md``, "Claims learned by experiment").
 """
 
 from __future__ import annotations
@@ -92,7 +92,7 @@ def discard_candidates(
 ) -> list[tuple[float, int]]:
     """(the expert's price, tile) of the candidates, the expert's best first; fewer than two: none to choose.
     With ``far``, the candidates where the best leaves the hand further than :data:`NEAR` from ready instead."""
-    scored = bot._discard_scores(view, h, read, discards)
+    scored = bot.discard_scores(view, h, read, discards)
     t0 = scored[0][1]
     h.remove(t0)
     near = h.shanten() <= NEAR
@@ -132,7 +132,7 @@ def discard_features(
     for price, t in candidates:
         s = shanten[t]
         h.remove(t)
-        gain = bot._hand_value(view, h, read, s, declared, s == least) if s <= least + 1 else 0.0
+        gain = bot.hand_value(view, h, read, s, declared, s == least) if s <= least + 1 else 0.0
         useful = h.ukeire(s) / (10 * h.unit)
         wall_useful = sum(in_wall[u] for u in h.useful(s)) / 10
         h.add(t)
@@ -188,7 +188,7 @@ def advantage_choice(bot: ExpertAgent, view: Observation, legal: Sequence[Action
         return choice
     discards = [a.tile_index for a in legal if a.kind is ActionKind.DISCARD]
     h = bot._hand(view)
-    read = bot._read(view, h)
+    read = bot.read_table(view, h)
     candidates = discard_candidates(bot, view, h, read, discards)
     if len(candidates) < 2 or candidates[0][1] != choice.tile_index:
         return choice
@@ -250,7 +250,7 @@ def claim_features(
     late = max(0.0, min(1.0, 1.0 - view.wall_count / 55))
     declared = view.ready[view.seat]
     now_s = h.shanten()
-    now_value = bot._hand_value(view, h, read, now_s, declared)
+    now_value = bot.hand_value(view, h, read, now_s, declared)
     ready = float(now_s == 0)
     seats_in = sum(view.active) / 4
     per_suit = h.suit_counts()
@@ -266,12 +266,10 @@ def claim_features(
             trial = h.claimed(t, MeldKind.KONG if kong else MeldKind.PUNG)
             if kong:
                 s = trial.shanten()
-                price = bot._hand_value(view, trial, read, s, declared)
+                price = bot.hand_value(view, trial, read, s, declared)
                 useful = trial.ukeire(s) / (10 * h.unit)
             else:
-                scored = bot._discard_scores(
-                    view, trial, read, [d for d in range(len(trial.counts)) if trial.counts[d]]
-                )
+                scored = bot.discard_scores(view, trial, read, [d for d in range(len(trial.counts)) if trial.counts[d]])
                 price, d = scored[0]
                 danger = bot.danger_scale * read.danger[d] + read.kong_feed[d]
                 trial.remove(d)
@@ -320,5 +318,5 @@ def claim_choice(bot: ExpertAgent, view: Observation, legal: Sequence[Action], c
     if fit is None or not options:
         return None
     h = read_view(view)  # fitted on all unseen copies; refitted on the live expert's claims, it was no better
-    rows, _ = claim_features(bot, view, h, bot._read(view, h), options)
+    rows, _ = claim_features(bot, view, h, bot.read_table(view, h), options)
     return options[_pick(fit, rows)]

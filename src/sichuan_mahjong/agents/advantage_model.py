@@ -1,5 +1,5 @@
 """The fitted advantages of :mod:`~sichuan_mahjong.agents.advantage`, written by
-``benchmarks/discard_advantage.py fit --write`` (regenerate it; do not edit by hand).
+``scripts/discard_advantage.py fit --write`` (regenerate it; do not edit by hand).
 
 ``ADVANTAGE[capped]`` is (weights of ``CANDIDATE_FEATURES``, margin): a candidate replaces the expert's
 discard when its weighted features exceed the margin; ``CLAIMS[capped]`` the same for ``CLAIM_FEATURES``

@@ -23,6 +23,16 @@ are compared by the same expected value before and after. Kongs (concealed, or e
 declared even at one step of shanten cost while not ready: in the kong modes they pay at once and add a root.
 报叫 is declared when the waits are live enough.
 
+The pricing, public for the bots built on it (the master, the learned advantages of
+:mod:`~sichuan_mahjong.agents.advantage`, the review, the variants in ``benchmarks/``; a subclass overrides a
+step to price otherwise):
+
+* :meth:`ExpertAgent.read_table` - the table as the bot reads it (:class:`TableRead`: danger, kong feed, draws
+  left, how many look ready);
+* :meth:`ExpertAgent.hand_value` - what a 13 - 3k hand at shanten s is worth (P(win) x value, 查叫 near the
+  end), from :func:`wait_values` once ready and :func:`plan_value` before;
+* :meth:`ExpertAgent.discard_scores` - every candidate discard priced (gain - loss), best first.
+
 Strength (``benchmarks/strength.py --jobs 2``, 4,000 duplicate hands, seed 0), points per hand, 95% CI:
 seed rules: vs 3x efficient +0.243 [+0.145, +0.341] (was +0.236 [+0.135, +0.337] with DANGER_SCALE 0.2), vs 3x
 random +3.064 [+2.909, +3.220]; ``--rules app``: vs 3x efficient +0.491 [+0.357, +0.625] (was +0.483), vs 3x
@@ -30,7 +40,7 @@ random +5.306 [+5.052, +5.559] (was +5.349; paired, -0.043 [-0.123, +0.036], not
 (``benchmarks/bots.py``).
 
 Tried and measured no better, paired against the version before (``strength.py --baseline-agent``, 4,000 hands,
-vs 3x efficient): the fitted P(win) of :mod:`~sichuan_mahjong.agents.win_model` in place of :func:`p_win`,
+vs 3x efficient): the fitted P(win) of ``benchmarks/win_model.py`` in place of :func:`p_win`,
 -0.080 [-0.197, +0.037] (seed rules) and +0.018 [-0.115, +0.152] (app), or for shanten >= 1 only, -0.098
 [-0.215, +0.019] and -0.027 [-0.165, +0.111]; 定缺 by the fitted plan value, -0.145 [-0.267, -0.024] (app, worse),
 or as a tie-break after the least shanten, +0.005 [-0.031, +0.040]; 定缺 tie-break by ukeire, +0.009 [-0.036,
@@ -44,6 +54,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass, fields
 
 from sichuan_mahjong.agents.base import mypyc_attr, register
 from sichuan_mahjong.agents.efficient import EfficientAgent, kind_of
@@ -56,13 +67,16 @@ from sichuan_mahjong.scoring import NotWinningError, score_hand
 from sichuan_mahjong.tiles import NUM_KINDS, POW5, Tile
 
 __all__ = [
+    "DEFAULT_PARAMS",
     "ExpertAgent",
+    "ExpertParams",
     "TableRead",
     "feared_loss",
     "p_win",
     "plan_value",
     "shed_first",
     "void_of",
+    "wait_values",
 ]
 
 #: How much a feared deal-in counts against a discard's gain. Tuned on duplicate deals against ``efficient``:
@@ -82,13 +96,59 @@ PUNG_MARGIN = 1.1
 #: 报叫 (which freezes the hand), and passing a cheap win for a bigger one, only with at least this many live
 #: copies of the winning tiles (bigger ones: ``_pass_small_win``), in the hand's ``unit``s.
 LIVE_WAITS = 3
+
+
+@dataclass(frozen=True)
+class ExpertParams:
+    """The expert's constants, in one place: the shipped expert plays :data:`DEFAULT_PARAMS`; a variant is an
+    ``ExpertAgent(params=ExpertParams(pung_margin=1.3))`` (``benchmarks/expert_tuning.py`` screens them)."""
+
+    #: P(win): a ready hand's draws count this much more (claims) ...
+    boost_ready: float = 2.2
+    #: ... a not-ready hand's this much ...
+    boost: float = 1.4
+    #: ... and each step from ready slows arrivals by this factor.
+    slow: float = 0.6
+    #: Hand values are worth this many points.
+    scale: float = 1.6
+    #: A ready hand's 查叫 value near the end.
+    chajiao: float = 0.5
+    #: A ready hand with no live wait, per opponent likely ready.
+    dead_ready: float = 0.3
+    #: A three of a kind, as a fraction of a root.
+    trip_root: float = 0.3
+    #: 清一色 followed while at most this many tiles are off-suit (:data:`FLUSH_OFF`) ...
+    flush_off: float = FLUSH_OFF
+    #: ... and at most this many steps slower than the fastest hand (:data:`FLUSH_REACH`); its fan over the
+    #: plain hand:
+    flush_reach: float = FLUSH_REACH
+    flush_fan: float = 2.0
+    #: :data:`PUNG_MARGIN`, :data:`KONG_SLACK`.
+    pung_margin: float = PUNG_MARGIN
+    kong_slack: float = KONG_SLACK
+    #: An added kong only when its tile's danger is below this (it could be robbed, 抢杠).
+    added_kong_danger: float = 0.3
+    #: 报叫 with at least this many live winning copies (:data:`LIVE_WAITS`).
+    declare_live: float = LIVE_WAITS
+    #: Pass a cheap discard win for a likely bigger one (``False``: take every win).
+    pass_win: bool = True
+    #: A win is worth this much more (base units): the payments a seat that has won no longer makes.
+    exit: float = 0.0
+
+    @classmethod
+    def names(cls) -> list[str]:
+        return [f.name for f in fields(cls)]
+
+
+#: The shipped expert's constants.
+DEFAULT_PARAMS = ExpertParams()
 _INFO = tables.SUIT_INFO
 _COMB = tables.COMBINED
 _EMPTY_COL = tables.SUIT_INFO[0][1]
 _TERMINAL_WEIGHT = (0.55, 0.8, 1.0, 1.0, 1.0, 1.0, 1.0, 0.8, 0.55)
 
 
-def p_win(shanten: int, useful: int, draws: float, unseen_total: int) -> float:
+def p_win(shanten: int, useful: int, draws: float, unseen_total: int, params: ExpertParams = DEFAULT_PARAMS) -> float:
     """Chance of completing the hand: ``shanten + 1`` useful tiles must arrive within the draws left.
 
     Arrivals are Poisson with rate draws x useful / unseen; after the first step fewer tiles help, which the
@@ -99,8 +159,8 @@ def p_win(shanten: int, useful: int, draws: float, unseen_total: int) -> float:
     if useful <= 0 or draws <= 0 or unseen_total <= 0:
         return 0.0
     need = shanten + 1
-    boost = 2.2 if shanten == 0 else 1.4
-    lam = boost * draws * useful / unseen_total / (1.0 + 0.6 * shanten)
+    boost = params.boost_ready if shanten == 0 else params.boost
+    lam = boost * draws * useful / unseen_total / (1.0 + params.slow * shanten)
     term = math.exp(-lam)
     below = term
     for k in range(1, need):
@@ -188,7 +248,7 @@ def feared_loss(view: Observation, o: int) -> float:
     return float(2.0**fan)
 
 
-def _wait_values(h: HandState, melds: Sequence[Meld], rules: object, declared: bool) -> list[tuple[int, int, int]]:
+def wait_values(h: HandState, melds: Sequence[Meld], rules: object, declared: bool) -> list[tuple[int, int, int]]:
     """(tile, live copies, fan) of each wait of a ready 13 - 3k hand."""
     tiles = [t for t in range(NUM_KINDS) for _ in range(h.counts[t])]
     out = []
@@ -201,7 +261,15 @@ def _wait_values(h: HandState, melds: Sequence[Meld], rules: object, declared: b
     return out
 
 
-def plan_value(h: HandState, draws: float, unseen_total: int, s: int, uk: int, std: bool = True) -> float:
+def plan_value(
+    h: HandState,
+    draws: float,
+    unseen_total: int,
+    s: int,
+    uk: int,
+    std: bool = True,
+    params: ExpertParams = DEFAULT_PARAMS,
+) -> float:
     """Best of P(win) x 2**fan over two plans for a not-ready hand: the fastest two-suit hand and 清一色.
 
     The two-suit plan (``std``) has shanten ``s`` and ``uk`` useful tiles; its value counts roots (根) held and
@@ -221,22 +289,22 @@ def plan_value(h: HandState, draws: float, unseen_total: int, s: int, uk: int, s
             quads += 1
     quads += sum(1 for n in c if n == 4)
     trips = sum(1 for n in c if n == 3)
-    roots = quads + 0.3 * trips
-    best = p_win(s, uk, draws, unseen_total) * 2.0**roots if std else 0.0
+    roots = quads + params.trip_root * trips
+    best = p_win(s, uk, draws, unseen_total, params) * (2.0**roots + params.exit) if std else 0.0
     n = h.n_melds
     dom = max(range(3), key=lambda x: per_suit[x])
     meld_ok = all(m.tile_index // 9 == dom for m in h.melds)
-    if meld_ok and h.void != dom and sum(per_suit) - per_suit[dom] <= FLUSH_OFF:
+    if meld_ok and h.void != dom and sum(per_suit) - per_suit[dom] <= params.flush_off:
         k = h.keys[dom]
         d1 = _COMB[_INFO[k][0] + _EMPTY_COL + n]
-        if d1 - 1 <= s + FLUSH_REACH:
+        if d1 - 1 <= s + params.flush_reach:
             first = 9 * dom
             uk1 = 0
             for r in range(9):
                 t = first + r
                 if unseen[t] and c[t] < 4 and _COMB[_INFO[k + POW5[r]][0] + _EMPTY_COL + n] < d1:
                     uk1 += unseen[t]
-            v1 = p_win(d1 - 1, uk1, draws, unseen_total) * 2.0 ** (2 + roots)
+            v1 = p_win(d1 - 1, uk1, draws, unseen_total, params) * (2.0 ** (params.flush_fan + roots) + params.exit)
             best = max(best, v1)
     return best
 
@@ -246,11 +314,15 @@ def plan_value(h: HandState, draws: float, unseen_total: int, s: int, uk: int, s
 class ExpertAgent(EfficientAgent):
     name = "expert"
 
-    def __init__(self, seed: int | None = None, danger_scale: float = DANGER_SCALE) -> None:
+    def __init__(
+        self, seed: int | None = None, danger_scale: float = DANGER_SCALE, *, params: ExpertParams = DEFAULT_PARAMS
+    ) -> None:
         super().__init__(seed)
         #: How much a feared deal-in (``TableRead.danger``) counts against a discard's gain (an instance
         #: attribute: a compiled class would not see a subclass's class attribute).
         self.danger_scale = danger_scale
+        #: The constants it prices by (:class:`ExpertParams`).
+        self.params = params
 
     def act(self, view: Observation, legal: Sequence[Action]) -> Action:
         if len(legal) == 1:
@@ -261,7 +333,7 @@ class ExpertAgent(EfficientAgent):
             return super().act(view, legal)
         h = self._hand(view)
         if ActionKind.HU in kinds:
-            if phase == "claim" and self._pass_small_win(view, h):
+            if phase == "claim" and self.params.pass_win and self._pass_small_win(view, h):
                 return kinds[ActionKind.PASS][0]
             return kinds[ActionKind.HU][0]
         if ActionKind.DECLARE_READY in kinds:
@@ -277,31 +349,35 @@ class ExpertAgent(EfficientAgent):
         """The seat's hand and what it counts as live (a subclass may count better)."""
         return read_view(view)
 
-    def _read(self, view: Observation, h: HandState) -> TableRead:
+    def read_table(self, view: Observation, h: HandState) -> TableRead:
         """The table as this bot reads it (a subclass may read it better)."""
         return TableRead(view, h)
 
-    def _hand_value(
+    def hand_value(
         self, view: Observation, h: HandState, read: TableRead, s: int, declared: bool, std: bool = True
     ) -> float:
         """Expected gain of a 13 - 3k hand with shanten s: P(win) x value, plus 查叫 near the end."""
+        params = self.params
         unseen_total = sum(h.unseen)
         if s == 0 and std:
-            waits = _wait_values(h, h.melds, view.rules, declared)
+            waits = wait_values(h, h.melds, view.rules, declared)
             live = sum(n for _, n, _ in waits)
             if live == 0:
-                return 0.3 * read.ready_weight  # ready for 查叫 only
-            value = sum(n * 2.0**f for _, n, f in waits) / live
-            p = p_win(0, live, read.draws, unseen_total)
+                return params.dead_ready * read.ready_weight  # ready for 查叫 only
+            value = sum(n * 2.0**f for _, n, f in waits) / live + params.exit
+            p = p_win(0, live, read.draws, unseen_total, params)
             low = min(2.0**f for _, _, f in waits)
             end = max(0.0, min(1.0, (30 - view.wall_count) / 30))
-            return p * value * 1.6 + (1 - p) * end * low * (3.0 - read.ready_weight) * 0.5
+            return p * value * params.scale + (1 - p) * end * low * (3.0 - read.ready_weight) * params.chajiao
         uk = h.ukeire(s) if std else 0
-        return plan_value(h, read.draws, unseen_total, s, uk, std) * 1.6
+        return plan_value(h, read.draws, unseen_total, s, uk, std, params) * params.scale
 
-    def _discard_scores(
+    def discard_scores(
         self, view: Observation, h: HandState, read: TableRead, candidates: Sequence[int]
     ) -> list[tuple[float, int]]:
+        """(price, tile) of each discard in ``candidates`` (tile indices ``h`` holds), best first: the hand left's
+        :meth:`hand_value` (for discards at most one step slower than the fastest) less the danger
+        (``danger_scale`` x ``read.danger``) and kong feed, with tiny tie-breaks. ``h`` is restored."""
         declared = view.ready[view.seat]
         shanten = {}
         for t in candidates:
@@ -317,7 +393,7 @@ class ExpertAgent(EfficientAgent):
             # One step slower only for 清一色: p_win would rate any broken shape above a formed one.
             if s <= least + 1:
                 h.remove(t)
-                gain = self._hand_value(view, h, read, s, declared, s == least)
+                gain = self.hand_value(view, h, read, s, declared, s == least)
                 h.add(t)
             loss = self.danger_scale * read.danger[t] + read.kong_feed[t]
             # Tiny tie-breaks: shed the suit held least (缺一门 by play), then terminals.
@@ -328,9 +404,9 @@ class ExpertAgent(EfficientAgent):
 
     # ------------------------------------------------------------------------------------------ phases
     def _play(self, view: Observation, h: HandState, kinds: dict[ActionKind, list[Action]]) -> Action:
-        read = self._read(view, h)
+        read = self.read_table(view, h)
         discards = [a.tile_index for a in kinds.get(ActionKind.DISCARD, [])]
-        scored = self._discard_scores(view, h, read, discards) if discards else []
+        scored = self.discard_scores(view, h, read, discards) if discards else []
         best_value = scored[0][0] if scored else -1e9
         for a in kinds.get(ActionKind.CONCEALED_KONG, []):
             t = a.tile_index
@@ -338,12 +414,16 @@ class ExpertAgent(EfficientAgent):
             after = h.shanten_with(h.n_melds + 1, h.meld_suits | (1 << (t // 9)))
             h.add(t, 4)
             s_best = min(self._shanten_after(h, d) for d in discards) if discards else 99
-            if after <= s_best + (KONG_SLACK if s_best > 0 else 0):
+            if after <= s_best + (self.params.kong_slack if s_best > 0 else 0):
                 return a
         for a in kinds.get(ActionKind.ADDED_KONG, []):
             t = a.tile_index
             # The added tile could be robbed (抢杠): only when it is not a likely winning tile for others.
-            if read.danger[t] < 0.3 and scored and any(d == t and v >= best_value - 0.05 for v, d in scored[:3]):
+            if (
+                read.danger[t] < self.params.added_kong_danger
+                and scored
+                and any(d == t and v >= best_value - 0.05 for v, d in scored[:3])
+            ):
                 return a
         if scored:
             return Action.discard(scored[0][1])
@@ -360,11 +440,11 @@ class ExpertAgent(EfficientAgent):
         """报叫 (+2 fan, but the hand is frozen): worth it when enough winning tiles are live."""
         declare = kinds[ActionKind.DECLARE_READY][0]
         if view.phase == "declare":
-            return declare if _declarable(h, view.rules) else kinds[ActionKind.PASS][0]
+            return declare if _declarable(h, view.rules, self.params) else kinds[ActionKind.PASS][0]
         # The dealer on his first turn: declare if some discard leaves live waits.
         for a in kinds.get(ActionKind.DISCARD, []):
             h.remove(a.tile_index)
-            if h.shanten() == 0 and _declarable(h, view.rules):
+            if h.shanten() == 0 and _declarable(h, view.rules, self.params):
                 h.add(a.tile_index)
                 return declare
             h.add(a.tile_index)
@@ -376,21 +456,21 @@ class ExpertAgent(EfficientAgent):
         if tile is None:
             return pass_
         t = tile.index
-        read = self._read(view, h)
+        read = self.read_table(view, h)
         now_s = h.shanten()
-        now_value = self._hand_value(view, h, read, now_s, view.ready[view.seat])
+        now_value = self.hand_value(view, h, read, now_s, view.ready[view.seat])
         ms = h.meld_suits | (1 << (t // 9))
         if ActionKind.KONG in kinds:
             h.remove(t, 3)
             after = h.shanten_with(h.n_melds + 1, ms)
             h.add(t, 3)
-            if after <= now_s + (KONG_SLACK if now_s > 0 else 0):
+            if after <= now_s + (self.params.kong_slack if now_s > 0 else 0):
                 return kinds[ActionKind.KONG][0]
         if ActionKind.PUNG in kinds:
             trial = h.claimed(t, MeldKind.PUNG)
             candidates = [d for d in range(NUM_KINDS) if trial.counts[d]]
-            scored = self._discard_scores(view, trial, read, candidates)
-            if scored and scored[0][0] > now_value * PUNG_MARGIN + 0.02:
+            scored = self.discard_scores(view, trial, read, candidates)
+            if scored and scored[0][0] > now_value * self.params.pung_margin + 0.02:
                 return kinds[ActionKind.PUNG][0]
         return pass_
 
@@ -403,24 +483,24 @@ class ExpertAgent(EfficientAgent):
         tile = view.pending_tile
         if tile is None or view.wall_count < 30:
             return False
-        waits = _wait_values(h, h.melds, view.rules, view.ready[view.seat])
+        waits = wait_values(h, h.melds, view.rules, view.ready[view.seat])
         this = next((f for w, _, f in waits if w == tile.index), None)
         if this is None:
             return False
         better = [(n, f) for w, n, f in waits if f >= this + 2 and w != tile.index]
         live_better = sum(n for n, _ in better)
-        if live_better < LIVE_WAITS * h.unit:
+        if live_better < self.params.declare_live * h.unit:
             return False
         unseen_total = sum(h.unseen)
         draws = view.wall_count / max(1, sum(view.active))
-        p = p_win(0, live_better, draws, unseen_total)
-        gain = p * min(2.0**f for _, f in better) * 1.6
+        p = p_win(0, live_better, draws, unseen_total, self.params)
+        gain = p * min(2.0**f for _, f in better) * self.params.scale
         return gain > 2.0**this * 1.5
 
 
-def _declarable(h: HandState, rules: object) -> bool:
-    """Whether a ready hand has enough live copies of its winning tiles to 报叫 (:data:`LIVE_WAITS`)."""
-    return sum(n for _, n, _ in _wait_values(h, h.melds, rules, True)) >= LIVE_WAITS * h.unit
+def _declarable(h: HandState, rules: object, params: ExpertParams) -> bool:
+    """Whether a ready hand has enough live copies of its winning tiles to 报叫 (``params.declare_live``)."""
+    return sum(n for _, n, _ in wait_values(h, h.melds, rules, True)) >= params.declare_live * h.unit
 
 
 register("expert")(ExpertAgent)

@@ -1,7 +1,7 @@
 """``master``: the expert, checked by search at the decisions where the expert is unsure.
 
 At every decision the expert's choice comes first (:class:`~sichuan_mahjong.agents.expert.ExpertAgent`; with
-``live``, by default where the rule set has no cap (seed rules: +0.08 a hand there, ``docs/bots.md``), that
+``live``, by default where the rule set has no cap (seed rules: +0.08 a hand there, ``docs/experiments.md``), that
 expert counts each unseen kind by the copies the reader expects to reach this seat,
 :func:`~sichuan_mahjong.agents.reader.live_counts`, its kong feed included: three of a kind live, not three
 unseen). At a plain discard near ready (no kong offered), the expert's best few discards are told apart by a
@@ -25,11 +25,11 @@ expert's own prices are close, the master plays the hand out instead of pricing 
   played on until it is; the others are played on as far as they have played (``shaped``). A random deal of
   the unseen tiles is almost never ready, so a search on it never sees a discard deal in. With ``waits``, a
   hand drawn ready also waits on a tile drawn with the reader's odds of his winning on it (a truer picture of
-  the danger that played no better: ``docs/bots.md``). With ``consistent`` above 1, each sample is drawn by
-  weight from that many, weighted by how well they explain the others' last discards as the expert prices
-  them (:mod:`~sichuan_mahjong.agents.likely`). With ``holding``, each other hand is dealt by what its river
+  the danger that played no better: ``docs/experiments.md``; samples weighted by how well they explain the
+  others' last discards, ``benchmarks/likely.py``, measured no stronger). With ``holding``, each other hand
+  is dealt by what its river
   says it holds (:func:`~sichuan_mahjong.agents.reader.hold_weights`): samples nearer the real hands that
-  played no better (``docs/bots.md``);
+  played no better (``docs/experiments.md``);
 * **play-out**: each candidate is played on the same samples (common random numbers: the same hidden tiles
   and the same bots) to the end of the hand by four experts (``policy="expert"``; ``"mixed"`` plays the
   others by a fast shanten bot, ``efficient`` without its ukeire tie-break); its value is this seat's points
@@ -60,7 +60,7 @@ expert's own prices are close, the master plays the hand out instead of pricing 
 The first master (plain samples: ``read=False, shaped=0, implied_voids=False, policy="mixed"``, 6 play-outs)
 gained +0.06 a hand over three experts (4,000 hands a rule set, intervals across zero); the search alone
 (``advantage=False``), +0.18 (app rules, 18,500 hands) and +0.11 (seed rules, 16,200, claims left to the
-expert); with the learned discards and claims, +0.36 and +0.25 (``docs/bots.md``).
+expert); with the learned discards and claims, +0.36 and +0.25 (``docs/experiments.md``).
 
 ``samples`` (play-outs per candidate) and ``think_ms`` (a time budget per decision that stops sampling early)
 trade time for strength; ``policy`` (:data:`POLICIES`) picks the play-out bots and ``scope`` (:data:`SCOPES`)
@@ -80,7 +80,6 @@ from sichuan_mahjong.agents.base import Agent, register
 from sichuan_mahjong.agents.efficient import EfficientAgent, _centrality, kind_of
 from sichuan_mahjong.agents.expert import ExpertAgent
 from sichuan_mahjong.agents.hand import HandState, read_view
-from sichuan_mahjong.agents.likely import discard_likelihood
 from sichuan_mahjong.agents.reader import hold_weights, live_counts, ready_odds, wait_odds
 from sichuan_mahjong.agents.value import state_value
 from sichuan_mahjong.game.actions import Action, ActionKind
@@ -126,7 +125,6 @@ class MasterAgent(ExpertAgent):
         shaped: int = 30,
         read: bool = True,
         waits: bool = False,
-        consistent: int = 1,
         clip: float | None = None,
         passed: bool = False,
         plans: Sequence[str] = (),
@@ -148,8 +146,6 @@ class MasterAgent(ExpertAgent):
             raise ValueError(f"claim_samples must be at least 2, got {claim_samples}")
         if clip is not None and clip <= 0:
             raise ValueError(f"clip must be above 0, got {clip}")
-        if consistent < 1:
-            raise ValueError(f"consistent must be at least 1, got {consistent}")
         if policy not in _POLICIES:
             raise ValueError(f"unknown play-out policy {policy!r}; policies: {', '.join(_POLICIES)}")
         unknown = [p for p in plans if p not in PLANS]
@@ -166,7 +162,6 @@ class MasterAgent(ExpertAgent):
         self.shaped = shaped
         self.read = read
         self.waits = waits
-        self.consistent = consistent
         self.clip = clip
         self.passed = passed
         self.plans = tuple(plans)
@@ -228,8 +223,8 @@ class MasterAgent(ExpertAgent):
         if not discards or scope == "claims":
             return []
         h = read_view(view)
-        read = self._read(view, h)
-        scored = self._discard_scores(view, h, read, discards)
+        read = self.read_table(view, h)
+        scored = self.discard_scores(view, h, read, discards)
         h.remove(scored[0][1])
         near = h.shanten() <= NEAR
         h.add(scored[0][1])
@@ -249,7 +244,7 @@ class MasterAgent(ExpertAgent):
         """The plans' answers that differ from the expert's discard, where the plan is in point: a safe plan
         when that discard looks dangerous (:data:`PLAN_DANGER`), ``speed`` when it leaves the hand near ready."""
         h = read_view(view)
-        danger = self._read(view, h).danger[choice.tile_index]
+        danger = self.read_table(view, h).danger[choice.tile_index]
         h.remove(choice.tile_index)
         near = h.shanten() <= NEAR
         out: list[tuple[Action, str | None]] = []
@@ -313,12 +308,8 @@ class MasterAgent(ExpertAgent):
         return candidates[best][0]
 
     def _seed(self, view: Observation) -> int:
-        """A sample's seed: with ``consistent`` above 1, one of that many drawn by how well each sample explains
-        the others' last discards (:func:`~sichuan_mahjong.agents.likely.discard_likelihood`)."""
-        seeds = [self.rng.getrandbits(48) for _ in range(self.consistent)]
-        if len(seeds) == 1:
-            return seeds[0]
-        return self.rng.choices(seeds, [discard_likelihood(self._sample(view, s), view.seat) for s in seeds])[0]
+        """A sample's seed, from this bot's own generator (``benchmarks/likely.py`` draws it otherwise)."""
+        return self.rng.getrandbits(48)
 
     def _sample(self, view: Observation, seed: int) -> Game:
         return sample_game(
@@ -445,7 +436,7 @@ _POLICIES: dict[str, tuple[type[EfficientAgent], type[EfficientAgent]]] = {
 POLICIES = tuple(_POLICIES)
 #: Which decisions are searched: ``all``, ``claims`` (pass / pung / kong on a discard), ``discards`` (and kongs
 #: in one's own turn), or ``auto`` (the default): all under a 封顶 cap (app rules), discards only without one
-#: (seed rules: there searching claims gained nothing and cost time; ``docs/bots.md``).
+#: (seed rules: there searching claims gained nothing and cost time; ``docs/experiments.md``).
 SCOPES = ("auto", "all", "claims", "discards")
 #: Danger weights of the ``careful`` and ``fold`` plans (the expert's is ``DANGER_SCALE``, 0.05).
 CAREFUL = 0.6

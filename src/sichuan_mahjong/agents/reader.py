@@ -19,7 +19,7 @@ From those, four models fitted on simulated ``expert`` games (``scripts/fit_read
   筋, early or late, how much of its suit he sheds), his melds and his void.
 
 The ``master`` draws its search's samples with :func:`ready_odds` (and, as an option, makes the ready ones wait
-with :func:`wait_odds`, or deals their hands by :func:`hold_weights`); the rest is measured in ``docs/bots.md``
+with :func:`wait_odds`, or deals their hands by :func:`hold_weights`); the rest is measured in ``docs/experiments.md``
 (``benchmarks/reader_variants.py``) and not used by a bot.
 """
 
@@ -28,7 +28,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from sichuan_mahjong.agents.expert import TableRead, feared_loss, shed_first, void_of
+from sichuan_mahjong.agents.expert import shed_first, void_of
 from sichuan_mahjong.agents.hand import HandState
 from sichuan_mahjong.agents.holding_model import HOLD
 from sichuan_mahjong.agents.reader_model import LIVE, READY, WAIT
@@ -37,7 +37,6 @@ from sichuan_mahjong.game.view import Observation, let_pass
 from sichuan_mahjong.hand.melds import MeldKind
 
 __all__ = [
-    "ReadTable",
     "deal_in",
     "hold_features",
     "hold_kinds",
@@ -321,18 +320,3 @@ def deal_in(view: Observation, h: HandState, kinds: Sequence[int]) -> dict[int, 
     odds = ready_odds(view)
     waits = wait_odds(view, h.unseen)
     return {t: [(o, odds[o] * waits[o][t]) for o in range(4) if waits[o][t] > 0] for t in kinds}
-
-
-class ReadTable(TableRead):
-    """The expert's table read with its danger learned: for each tile this seat holds, the sum over the others
-    of P(it deals in to him) x what his win would cost (2**fan, feared bigger after 报叫 or one-suit melds)."""
-
-    __slots__ = ()
-
-    def __init__(self, view: Observation, h: HandState) -> None:
-        super().__init__(view, h)
-        danger = [0.0] * len(self.danger)
-        held = [t for t, n in enumerate(h.counts) if n]
-        for t, risks in deal_in(view, h, held).items():
-            danger[t] = sum(p * feared_loss(view, o) for o, p in risks)
-        self.danger = danger

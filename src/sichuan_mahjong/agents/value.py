@@ -3,7 +3,7 @@
 The master judges a candidate by playing each of its samples out to the end of the hand
 (``agents/master.py``). Nearly all the noise of a play-out is the luck of the draws to come: with the very same
 hidden hands and only the wall reshuffled, the difference between two candidates' play-outs varies about as
-much as over fresh samples (``docs/bots.md``). ``MasterAgent(value_depth=d)`` cuts each play-out ``d`` draws
+much as over fresh samples (``docs/experiments.md``). ``MasterAgent(value_depth=d)`` cuts each play-out ``d`` draws
 after the decision and adds this value of the position reached, which sees every tile of the sample (its own
 guess, never the real game; :mod:`sichuan_mahjong.game.position`) and prices the rest of the hand without its
 luck.
@@ -28,7 +28,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from sichuan_mahjong.agents.expert import _wait_values, p_win, plan_value
+from sichuan_mahjong.agents.expert import p_win, plan_value, wait_values
 from sichuan_mahjong.agents.hand import HandState
 from sichuan_mahjong.game.position import Position
 from sichuan_mahjong.rules import Rules
@@ -71,7 +71,7 @@ def features(pos: Position, me: int, rules: Rules) -> list[float]:
         live = 0
         value = p = ev = 0.0
         if sh == 0:
-            w = waits[s] = _wait_values(h, melds, rules, pos.declared[s])
+            w = waits[s] = wait_values(h, melds, rules, pos.declared[s])
             live = sum(n for _, n, _ in w)
             value = sum(2.0**f for _, _, f in w) / len(w) if w else 0.0
             p = p_win(0, live, draws, wall_n)

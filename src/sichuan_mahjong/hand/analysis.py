@@ -86,8 +86,13 @@ _STD: Final = _tables.STANDARD
 _SEVEN: Final = _tables.SEVEN_PAIRS
 _CAP: Final = _tables.DISTANCE_CAP
 _POW5: Final = tuple(5**r for r in range(9))
-# Tile index -> its suit key weight, shifted into a 24-bit field per suit, so one sum packs all three keys.
-_FIELD: Final = 24
+# Tile index -> its suit key weight, shifted into a 21-bit field per suit, so one sum packs all three keys. 21
+# bits hold any suit key of four copies at most (5**9 - 1 < 2**21), and the packed sum stays under 2**63: a
+# machine-size int in the compiled build (no big-int arithmetic per tile). A fifth copy shows as a tile count
+# short of the hand's (below); with at most :data:`_PACKED_MOST` tiles that holds even where a suit's sum runs
+# over into the next field (checked exhaustively, tests/test_hand_analysis.py); longer lists are counted exactly.
+_FIELD: Final = 21
+_PACKED_MOST: Final = 14
 _MASK: Final = (1 << _FIELD) - 1
 _WEIGHT: Final = tuple(_POW5[i % 9] << (_FIELD * (i // 9)) for i in range(NUM_KINDS))
 _WEIGHT_OF_INT: Final = dict(enumerate(_WEIGHT))
@@ -335,7 +340,7 @@ def _as_sequence(tiles: Iterable[TileLike] | str) -> list[TileLike]:
 
 
 def _packed(tiles: Sequence[TileLike]) -> int:
-    """The three suit keys packed in 24-bit fields, for any mix of Tiles, indices and notation."""
+    """The three suit keys packed in 21-bit fields, for any mix of Tiles, indices and notation."""
     packed = 0
     try:
         for t in tiles:
@@ -345,6 +350,20 @@ def _packed(tiles: Sequence[TileLike]) -> int:
         for t in tiles:
             packed += _WEIGHT[to_index(t)]
     return packed
+
+
+def _exact_keys(tiles: Sequence[TileLike]) -> tuple[int, int, int]:
+    """The three suit keys counted tile by tile, raising on a fifth copy (for lists too long for the packed sum)."""
+    counts = [0] * NUM_KINDS
+    for t in tiles:
+        counts[to_index(t)] += 1
+    if max(counts) > 4:
+        _raise_copies(tiles)
+    return (
+        sum(map(mul, counts[0:9], _POW5)),
+        sum(map(mul, counts[9:18], _POW5)),
+        sum(map(mul, counts[18:27], _POW5)),
+    )
 
 
 def _raise_copies(tiles: Sequence[TileLike]) -> NoReturn:
@@ -368,10 +387,13 @@ def _pack(tiles: Iterable[TileLike] | str) -> tuple[int, int, int, int]:
             packed += _WEIGHT[t.index]  # type: ignore[union-attr,index]
     except (AttributeError, TypeError):  # not all Tiles (a str has an .index method, hence TypeError)
         packed = _packed(tiles)
+    n = len(tiles)
+    if n > _PACKED_MOST:
+        k0, k1, k2 = _exact_keys(tiles)
+        return k0, k1, k2, n
     k0 = packed & _MASK
     k1 = (packed >> _FIELD) & _MASK
     k2 = packed >> _FIELD2
-    n = len(tiles)
     try:
         held = _INFO[k0][2] + _INFO[k1][2] + _INFO[k2][2]
     except IndexError:  # a key past the table: a fifth copy carried out of the suit
@@ -436,7 +458,7 @@ def shanten(tiles: Iterable[TileLike] | str, melds: Sequence[Meld] = (), *, void
 
     The least of the standard form and (without melds) seven pairs. ``void`` forces the void suit (定缺).
     """
-    # _pack and shanten_keys inlined, constants written out: this is the per-call path held to 50x `mahjong`.
+    # _pack and shanten_keys inlined, constants written out: the per-call path held to 100x `mahjong` (evaluator.py).
     if type(tiles) is not list:
         tiles = _as_sequence(tiles)
     weight = _WEIGHT
@@ -447,16 +469,19 @@ def shanten(tiles: Iterable[TileLike] | str, melds: Sequence[Meld] = (), *, void
     except (AttributeError, TypeError):
         packed = _packed(tiles)
     n = len(tiles)
+    if n > 14:  # _PACKED_MOST: never a hand; a fifth copy is named first, as for any list
+        _exact_keys(tiles)
+        _check_size("shanten", n, len(melds), (13, 14))
     try:
-        r0, _, d0 = _INFO[packed & 0xFFFFFF]
-        r1, c1, d1 = _INFO[packed >> 24 & 0xFFFFFF]
-        _, c2, d2 = _INFO[packed >> 48]
+        r0, _, d0 = _INFO[packed & 0x1FFFFF]
+        r1, c1, d1 = _INFO[packed >> 21 & 0x1FFFFF]
+        _, c2, d2 = _INFO[packed >> 42]
     except IndexError:  # a key past the table: a fifth copy carried out of the suit
         _raise_copies(tiles)
     if d0 + d1 + d2 != n:  # a carry between ranks: a fifth copy
         _raise_copies(tiles)
     if melds or void is not None:
-        keys = (packed & 0xFFFFFF, packed >> 24 & 0xFFFFFF, packed >> 48)
+        keys = (packed & 0x1FFFFF, packed >> 21 & 0x1FFFFF, packed >> 42)
         meld_suits, _ = _meld_info(melds, keys)
         _check_size("shanten", n, len(melds), (13, 14))
         return _distance(_COMB, *keys, len(melds), meld_suits, _void_index(void)) - 1

@@ -42,7 +42,7 @@ def candidates(view: Observation, chosen: Action, master: Action, seed: int) -> 
         if discards:
             bot = MasterAgent(seed)
             h = bot._hand(view)
-            scored = bot._discard_scores(view, h, bot._read(view, h), discards)
+            scored = bot.discard_scores(view, h, bot.read_table(view, h), discards)
             out += [Action.discard(t) for _, t in scored[:TOP_DISCARDS]]
     else:
         out += legal

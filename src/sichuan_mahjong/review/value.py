@@ -45,7 +45,7 @@ POLICY = "expert"
 #: Each play-out is cut this many draws after the decision and the learned value of the position reached
 #: (:func:`~sichuan_mahjong.agents.value.state_value`) stands for the rest of the hand: the paired differences
 #: vary a quarter as much as whole play-outs' and agree with whole play-outs better than these with themselves
-#: (``docs/bots.md``, "A learned value").
+#: (``docs/experiments.md``, "A learned value").
 DEPTH = 8
 #: Turns each other sampled hand is played on to look as played as the real ones (the master's default).
 SHAPED = 30

@@ -1,5 +1,5 @@
 """The observation encoder of the RL environments: :mod:`sichuan_mahjong.agents.features`, where it lives so that a
-bot with a learned policy (:mod:`sichuan_mahjong.agents.learned`) reads the very same planes without the ``rl``
+bot with a learned policy (``benchmarks/learned.py``) reads the very same planes without the ``rl``
 extra. Its table of planes is below."""
 
 from __future__ import annotations

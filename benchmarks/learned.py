@@ -6,13 +6,12 @@ channels, ReLU, the last two residual; the same weights for the three suits) giv
 From it, one linear map scores discarding, concealed-konging and added-konging that kind (actions 0-80); the
 features pooled over the kinds (mean, max, and those of the tile being claimed) feed a hidden layer of
 :data:`HIDDEN` units that scores the other actions (win, pass, pung, kong, 报叫, 定缺, 换三张). The bot plays the
-legal answer scored highest. Its weights (``agents/learned_weights.npz``, float16) were fitted by
+legal answer scored highest. Its weights (``benchmarks/learned_weights.npz``, float16) were fitted by
 ``scripts/train_imitation.py`` on the decisions of four experts (the ``train`` extra, PyTorch; playing needs
 numpy only). It sees the view alone, as every bot does.
 
-A research baseline, not among the players' bots (``benchmarks/learned_bots.py`` registers it for the
-benchmarks): ``docs/bots.md`` has its figures. Self-play from it and a value head for the master's search are
-the next rungs.
+A research baseline, not among the players' bots and not shipped in the package (``learned_bots.py`` registers
+it for the benchmarks): ``docs/experiments.md`` has its figures.
 """
 
 from __future__ import annotations

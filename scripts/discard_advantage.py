@@ -12,17 +12,17 @@ worth cancels out), the decision's features as a baseline; then, on held-out han
 would gain over the expert, an unbiased estimate from the random draws (inverse propensity, baseline-corrected),
 per decision and per seat and hand.
 
-    PYTHONPATH=build/compiled .venv/bin/python benchmarks/discard_advantage.py collect --rules app \
+    PYTHONPATH=build/compiled .venv/bin/python scripts/discard_advantage.py collect --rules app \
         --hands 40000 --seed 2 --out app-2.jsonl
-    .venv/bin/python benchmarks/discard_advantage.py fit app-2.jsonl --lam 0.01 --write app
+    .venv/bin/python scripts/discard_advantage.py fit app-2.jsonl --lam 0.01 --write app
     (claims, seed rules: collect --kind claim --rules seed; fit writes CLAIMS from records of that kind)
     (the seed rules' discard fit: collect --live, every seat the master's expert on live copies, seeds 21 and 22
-    with 20,000 hands each; fit --lam 0.03 --write seed: docs/bots.md)
+    with 20,000 hands each; fit --lam 0.03 --write seed: docs/experiments.md)
 
 ``collect --playouts N`` draws nothing: every option of a decision is played out N times from the real position,
 only the wall reshuffled (analysis only, never a bot's), the same walls for every option; ``fit`` on those
 records regresses each option's mean points less the expert's choice's on its features and compares, held out,
-its choices with the shipped fit's on the same play-outs (docs/bots.md, "Fits on played-out options").
+its choices with the shipped fit's on the same play-outs (docs/experiments.md, "Fits on played-out options").
 """
 
 from __future__ import annotations
@@ -143,11 +143,11 @@ def collect(
                     eligible[s] += 1
                     if rng.random() < explore:
                         h = bots[s]._hand(view)
-                        x, state = claim_features(bots[s], view, h, bots[s]._read(view, h), options)
+                        x, state = claim_features(bots[s], view, h, bots[s].read_table(view, h), options)
                         a = explored(s, view.wall_count, x, state, options, a)
                 elif kind in ("discard", "far") and plain_discard(view, legal, a) and len(discards) > 1:
                     h = bots[s]._hand(view)
-                    read = bots[s]._read(view, h)
+                    read = bots[s].read_table(view, h)
                     cands = discard_candidates(bots[s], view, h, read, discards, kind == "far")
                     if len(cands) > 1 and cands[0][1] == a.tile_index:
                         eligible[s] += 1
@@ -282,7 +282,7 @@ def write_model(kind: str, cap: bool, weights: np.ndarray, margin: float, note: 
     notes[f"{kind} {'app' if cap else 'seed'}"] = note
     lines = [
         '"""The fitted advantages of :mod:`~sichuan_mahjong.agents.advantage`, written by',
-        "``benchmarks/discard_advantage.py fit --write`` (regenerate it; do not edit by hand).",
+        "``scripts/discard_advantage.py fit --write`` (regenerate it; do not edit by hand).",
         "",
         "``ADVANTAGE[capped]`` is (weights of ``CANDIDATE_FEATURES``, margin): a candidate replaces the expert's",
         "discard when its weighted features exceed the margin; ``CLAIMS[capped]`` the same for ``CLAIM_FEATURES``",
