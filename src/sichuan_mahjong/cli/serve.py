@@ -82,6 +82,13 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         metavar="N",
         help="bots thinking at once in the whole server, each in a worker process (default: 1)",
     )
+    p.add_argument(
+        "--review-samples",
+        type=int,
+        default=24,
+        metavar="K",
+        help="play-outs per option of a 复盘 asked from the page (default 24, the review's default; fewer: faster)",
+    )
     p.add_argument("--bot-threads", action="store_true", help="the bots think on threads of the server process instead")
     p.add_argument(
         "--rate", type=float, default=20.0, metavar="N", help="messages a second per connection (default: 20)"
@@ -202,6 +209,8 @@ def run(args: argparse.Namespace) -> int:
         from sichuan_mahjong.agents.spec import import_module
 
         import_module(module)
+    if args.review_samples < 1:
+        raise ValueError(f"--review-samples must be at least 1, got {args.review_samples}")
     db = args.db or default_db()
     options = ServerOptions(
         hold=args.hold,
@@ -216,6 +225,7 @@ def run(args: argparse.Namespace) -> int:
         bot_processes=not args.bot_threads,
         wal_max=int(args.wal_max * (1 << 20)),
         allowed_bots=allowed,
+        review_samples=args.review_samples,
     )
     limits = Limits(rate=args.rate, burst=max(2 * args.rate, 1.0), auth_timeout=args.auth_timeout, outbox=args.outbox)
     address = AddressLimits(**{f: type(getattr(AddressLimits(), f))(getattr(args, f)) for f in fields})

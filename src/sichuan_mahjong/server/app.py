@@ -31,6 +31,7 @@ from sichuan_mahjong.rules import PRESETS
 from sichuan_mahjong.server import botpool
 from sichuan_mahjong.server.botpool import pool_for
 from sichuan_mahjong.server.gcpolicy import FullCollections, scheduled_full_collections
+from sichuan_mahjong.server.history import history_routes
 from sichuan_mahjong.server.limits import (
     SOURCE,
     AddressGate,
@@ -43,6 +44,7 @@ from sichuan_mahjong.server.limits import (
     text_error,
 )
 from sichuan_mahjong.server.lobby import Lobby, RequestError
+from sichuan_mahjong.server.reviews import Reviews
 from sichuan_mahjong.server.room import Room, ServerOptions
 from sichuan_mahjong.server.store import Store
 from sichuan_mahjong.server.wire import ClientMessage, WireError, dumps, error_message, parse_client
@@ -250,6 +252,7 @@ def create_app(
     state: dict[str, Lobby] = {}
     timings = Timings()
     collections: list[FullCollections] = []
+    reviews = Reviews(options.review_samples)
 
     def lobby() -> Lobby:
         return state["lobby"]
@@ -274,6 +277,7 @@ def create_app(
             for task in tasks:
                 task.cancel()
             botpool.shutdown()
+            reviews.shutdown()
             store.close()
 
     async def presets(request: Request) -> Response:
@@ -365,6 +369,7 @@ def create_app(
         Route("/api/rooms/{room}", room_info),
         Route("/api/rooms/{room}/seats", join, methods=["POST"]),
         Route("/api/rooms/{room}/spectators", spectate, methods=["POST"]),
+        *history_routes(lobby, gate, _address, _error, _limited, reviews),
         WebSocketRoute("/ws/{room}", websocket),
         Route("/", index),
     ]
