@@ -106,7 +106,8 @@ def replay(lobby: Lobby, player: str, code: str, hand: str) -> dict[str, Any]:
     A step is a moment the hand waited for answers and the live table showed the seat a view (none while
     others decide a claim): the seat's view then (as in the live ``view`` message, so the page draws it with
     the same code), its legal answers if it was asked, what it answered, its own events since the step before,
-    and ``log``: how many events of its own log came before (a 复盘 decision's ``step``). The last step is the end, with the ``hand_over`` message."""
+    and ``log``: how many events of its own log came before (a 复盘 decision's ``step``). The last step is the
+    end, with the ``hand_over`` message."""
     room, path, n = hand_path(lobby, player, code, hand)
     try:
         game = load_hand(path)
