@@ -69,11 +69,25 @@ def test_history_replay_and_review(new_page: NewPage, lang: str) -> None:
     line.wait_for(timeout=240_000)
     assert ("与大师一致" if lang == "zh" else "Agreed with the master") in line.inner_text()
     assert page.locator(".replay-bar .mark").count() > 0
-    # Step to the first of my decisions with a mark and open it: the options, their values and the master's.
-    for _ in range(total):
-        if page.locator("[data-role=mark]").count():
-            break
+    # Mid-hand, the replay as the seat saw it.
+    page.locator("[data-role=slider]").fill(str(total // 2))
+    assert hidden_tiles_of_others(page) == 0
+    shot(page, f"replay-{lang}-1366")
+    page.set_viewport_size(LANDSCAPE)
+    shot(page, f"replay-{lang}-844")
+    page.set_viewport_size(LAPTOP)
+    # Open one of my decisions (a lost one if there is one): the options, their values and the master's answer.
+    page.locator("[data-role=slider]").fill("0")
+    marked = []
+    for i in range(total):
+        chip = page.locator("[data-role=mark]")
+        if chip.count():
+            marked.append(i)
+            if "mark-agreed" not in (chip.get_attribute("class") or ""):
+                break
         page.click('[data-act=step][data-by="1"]')
+    assert marked
+    page.locator("[data-role=slider]").fill(str(marked[-1]))
     page.click("[data-role=mark]")
     decision = page.locator("[data-role=decision]")
     decision.wait_for()
@@ -81,10 +95,7 @@ def test_history_replay_and_review(new_page: NewPage, lang: str) -> None:
     shot(page, f"review-{lang}-1366")
     page.set_viewport_size(LANDSCAPE)
     shot(page, f"review-{lang}-844")
-    page.click("[data-role=mark]")  # closes it
-    shot(page, f"replay-{lang}-844")
     page.set_viewport_size(LAPTOP)
-    shot(page, f"replay-{lang}-1366")
 
     page.click("[data-act=history]")
     page.locator(".history .match").first.wait_for()

@@ -23,7 +23,7 @@ function matchHTML(t, m) {
     .map((name, seat) => (seat === m.seat ? null : name))
     .filter((n) => n !== null)
     .map(esc)
-    .join("、");
+    .join(t.lang === "zh" ? "、" : ", ");
   const hands = m.hands
     .map(
       (h) => `<li class="hand-row" data-hand="${h.hand}">
