@@ -149,3 +149,11 @@ def test_forget_me_deletes_the_ids_rows(played: Any) -> None:
     assert get(server, f"/api/players/{BOB}/matches")[1]["matches"] == []
     assert get(server, f"/api/players/{BOB}/matches/{code}/hands/1")[0] == 404
     assert get(server, f"/api/players/{ALICE}/matches")[1]["matches"]  # only Bob's rows
+
+
+def test_history_lookups_are_rate_limited_per_address(tmp_path: Path) -> None:
+    with Server(tmp_path / "db.sqlite", "--lookup-rate", "3") as server:
+        answers = [get(server, f"/api/players/{ALICE}/matches") for _ in range(6)]
+        assert [s for s, _ in answers[:3]] == [200, 200, 200]
+        status, out = answers[-1]
+        assert status == 429 and out["limit"] == "lookup-rate", out

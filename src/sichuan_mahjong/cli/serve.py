@@ -25,7 +25,7 @@ _ADDRESS_LIMITS = (
     ("room-rate", "rooms created a minute"),
     ("rooms-per-address", "rooms created and not yet closed"),
     ("join-rate", "seats and spectator tokens taken a minute"),
-    ("lookup-rate", "GET /api/rooms/{code} a minute"),
+    ("lookup-rate", "GET /api/rooms/{code} and /api/players/... (战绩, replays, 复盘) a minute"),
     ("connect-rate", "websockets opened a minute"),
     ("connections-per-address", "websockets open at once"),
     ("spectators", "spectator tokens one room holds (per room, not per address)"),
