@@ -75,6 +75,12 @@ def test_history_replay_and_review(new_page: NewPage, lang: str) -> None:
     shot(page, f"replay-{lang}-1366")
     page.set_viewport_size(LANDSCAPE)
     shot(page, f"replay-{lang}-844")
+    for size in (LANDSCAPE, PORTRAIT):  # every control of the bar whole on the screen, on one line
+        page.set_viewport_size(size)
+        boxes = [b.bounding_box() for b in page.locator(".replay-bar button, .replay-bar input").all()]
+        assert all(b and b["x"] >= 0 and b["x"] + b["width"] <= size["width"] + 1 for b in boxes), (size, boxes)
+        assert len({round(b["y"] + b["height"] / 2) for b in boxes if b}) == 1, boxes
+    shot(page, f"replay-{lang}-390")
     page.set_viewport_size(LAPTOP)
     # Open one of my decisions (a lost one if there is one): the options, their values and the master's answer.
     page.locator("[data-role=slider]").fill("0")
@@ -85,6 +91,8 @@ def test_history_replay_and_review(new_page: NewPage, lang: str) -> None:
             marked.append(i)
             if "mark-agreed" not in (chip.get_attribute("class") or ""):
                 break
+        if i == total - 1:
+            break
         page.click('[data-act=step][data-by="1"]')
     assert marked
     page.locator("[data-role=slider]").fill(str(marked[-1]))
