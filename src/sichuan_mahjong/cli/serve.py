@@ -31,7 +31,7 @@ _ADDRESS_LIMITS = (
     ("room-rate", "rooms created a minute"),
     ("rooms-per-address", "rooms created and not yet closed"),
     ("join-rate", "seats and spectator tokens taken a minute"),
-    ("lookup-rate", "GET /api/rooms/{code} a minute"),
+    ("lookup-rate", "GET /api/rooms/{code} and /api/players/... (战绩, replays, 复盘) a minute"),
     ("connect-rate", "websockets opened a minute"),
     ("connections-per-address", "websockets open at once"),
     ("spectators", "spectator tokens one room holds (per room, not per address)"),
@@ -99,6 +99,13 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         default=1,
         metavar="N",
         help="bots thinking at once in the whole server, each in a worker process (default: 1)",
+    )
+    p.add_argument(
+        "--review-samples",
+        type=int,
+        default=24,
+        metavar="K",
+        help="play-outs per option of a 复盘 asked from the page (default 24, the review's default; fewer: faster)",
     )
     p.add_argument("--bot-threads", action="store_true", help="the bots think on threads of the server process instead")
     p.add_argument(
@@ -242,6 +249,8 @@ def run(args: argparse.Namespace) -> int:
         from sichuan_mahjong.agents.spec import import_module
 
         import_module(module)
+    if args.review_samples < 1:
+        raise ValueError(f"--review-samples must be at least 1, got {args.review_samples}")
     db: str | Path = args.db if args.db and is_postgres(args.db) else Path(args.db or default_db())
     records = args.records or (default_records_dir() if isinstance(db, str) else db.parent / "records")
     options = ServerOptions(
@@ -257,6 +266,7 @@ def run(args: argparse.Namespace) -> int:
         bot_processes=not args.bot_threads,
         wal_max=int(args.wal_max * (1 << 20)),
         allowed_bots=allowed,
+        review_samples=args.review_samples,
     )
     limits = Limits(rate=args.rate, burst=max(2 * args.rate, 1.0), auth_timeout=args.auth_timeout, outbox=args.outbox)
     address = AddressLimits(**{f: type(getattr(AddressLimits(), f))(getattr(args, f)) for f in fields})

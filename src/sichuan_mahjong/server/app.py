@@ -32,6 +32,7 @@ from sichuan_mahjong.server import botpool
 from sichuan_mahjong.server.botpool import pool_for
 from sichuan_mahjong.server.cluster import Cluster, ClusterOptions, Gate
 from sichuan_mahjong.server.gcpolicy import FullCollections, scheduled_full_collections
+from sichuan_mahjong.server.history import history_routes
 from sichuan_mahjong.server.limits import (
     SOURCE,
     AddressGate,
@@ -44,6 +45,7 @@ from sichuan_mahjong.server.limits import (
     text_error,
 )
 from sichuan_mahjong.server.lobby import Lobby, RequestError
+from sichuan_mahjong.server.reviews import Reviews
 from sichuan_mahjong.server.room import Room, ServerOptions
 from sichuan_mahjong.server.store import open_store
 from sichuan_mahjong.server.wire import ClientMessage, WireError, dumps, error_message, parse_client
@@ -259,6 +261,7 @@ def create_app(
     # own limits) then takes turns with whatever else is ready (a person's ping or answer) instead of running
     # back to back in one turn while every table waits.
     making = asyncio.Lock()
+    reviews = Reviews(options.review_samples)
 
     def lobby() -> Lobby:
         return state["lobby"]
@@ -296,6 +299,7 @@ def create_app(
             for worker in workers:
                 worker.give_up()
             botpool.shutdown()
+            reviews.shutdown()
             store.close()
 
     async def presets(request: Request) -> Response:
@@ -392,6 +396,7 @@ def create_app(
         Route("/api/rooms/{room}", room_info),
         Route("/api/rooms/{room}/seats", join, methods=["POST"]),
         Route("/api/rooms/{room}/spectators", spectate, methods=["POST"]),
+        *history_routes(lobby, gate, _address, _error, _limited, reviews),
         WebSocketRoute("/ws/{room}", websocket),
         Route("/", index),
     ]

@@ -181,7 +181,7 @@ class AddressLimits:
     room_rate: float = 20.0  # --room-rate: rooms created
     rooms_per_address: int = 20  # --rooms-per-address: rooms created and not yet closed
     join_rate: float = 30.0  # --join-rate: seats and spectator tokens taken (POST .../seats, .../spectators)
-    lookup_rate: float = 60.0  # --lookup-rate: GET /api/rooms/{code}
+    lookup_rate: float = 60.0  # --lookup-rate: GET /api/rooms/{code}, /api/players/... (history.py)
     connect_rate: float = 60.0  # --connect-rate: websocket connections opened
     connections_per_address: int = 32  # --connections-per-address: websockets open at once
     spectators: int = 64  # --spectators: spectator tokens a room holds

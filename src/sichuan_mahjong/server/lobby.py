@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import random
+import re
 import secrets
 import time
 from collections import Counter
@@ -61,6 +62,26 @@ class Ticket:
 
     room: str
     seat: int | None
+
+
+PLAYER_ID = re.compile(r"[A-Za-z0-9_-]{16,64}")
+
+
+def player_id(raw: object, field: str = '"player"') -> str:
+    """A browser's player id: 16-64 letters, digits, ``-`` or ``_`` (the page makes 22 random ones)."""
+    if not isinstance(raw, str):
+        raise RequestError(f"{field} must be a string (the page's player id), got {type(raw).__name__}")
+    if not PLAYER_ID.fullmatch(raw):
+        raise RequestError(
+            f"{field} must be 16 to 64 letters, digits, '-' or '_' (the page's player id), got {len(raw)} "
+            f"character(s){'' if raw.isascii() else ', not all ASCII'}"
+        )
+    return raw
+
+
+def _player(body: Mapping[str, Any]) -> str | None:
+    raw = body.get("player_id")
+    return None if raw is None else player_id(raw, '"player_id"')
 
 
 def _name(body: Mapping[str, Any], default: str) -> str:
@@ -205,6 +226,7 @@ class Lobby:
             raise RequestError(f"the server holds its maximum of {MAX_ROOMS} rooms; try later", 503)
         settings = settings_from_body(body, random.SystemRandom().randrange(1 << 62))
         bots = bots_from_body(body, self.options.allowed_bots)
+        player = _player(body)
         host = SeatRow(0, _name(body, "host"), secrets.token_urlsafe(24), None)
         rows = [host] + [SeatRow(s, f"{tier} bot", None, tier) for s, tier in sorted(bots.items())]
         code = new_code(self._codes, self.owns)
@@ -213,6 +235,8 @@ class Lobby:
         for row in rows:
             room.place(row)
         self.tickets[str(host.token)] = Ticket(code, 0)
+        if player is not None:
+            self.store.add_player_seat(player, host.name, code, 0)
         if owner is not None:
             self.owners[code] = owner
             self.owned[owner] += 1
@@ -225,8 +249,11 @@ class Lobby:
         room = self._room(code)
         if room.full:
             raise RequestError(f"room {room.code} is full", 409)
+        player = _player(body)
         row = room.join(_name(body, "player"))
         self.tickets[str(row.token)] = Ticket(room.code, row.seat)
+        if player is not None:
+            self.store.add_player_seat(player, row.name, room.code, row.seat)
         return row
 
     def spectate(self, code: str) -> str:

@@ -72,6 +72,11 @@ STAND_IN: Final = "expert"
 _T = TypeVar("_T")
 
 
+def record_stem(created: float, code: str) -> str:
+    """The name a room's records start with, beside the database: ``<stem>-handNN.jsonl``, ``<stem>.jsonl``."""
+    return f"{time.strftime('%Y%m%d-%H%M%S', time.gmtime(created))}-{code}"
+
+
 class Room(Delivery):
     """A room and its match. Every public method is safe: an exception inside fails this room only."""
 
@@ -337,7 +342,7 @@ class Room(Delivery):
         records = self.options.records
         if records is not None:  # each hand once, then the whole match once: linear in the match's length
             records.mkdir(parents=True, exist_ok=True)
-            name = f"{time.strftime('%Y%m%d-%H%M%S', time.gmtime(self.created))}-{self.code}"
+            name = record_stem(self.created, self.code)
             save_hand(game, records / f"{name}-hand{self.match.hand_index + 1:02d}.jsonl")
             if self.match.is_over:
                 save_match(self.match, records / f"{name}.jsonl")

@@ -77,6 +77,8 @@ class ServerOptions:
     wal_max: int = 32 << 20
     #: Modules whose ``module:factory`` bots a room may seat (``scmj serve --allow-bot MODULE``); none by default.
     allowed_bots: tuple[str, ...] = ()
+    #: Play-outs per option of a web 复盘 (``scmj serve --review-samples``; the review library's default).
+    review_samples: int = 24
 
 
 @dataclass(frozen=True, slots=True)

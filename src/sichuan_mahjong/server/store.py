@@ -44,6 +44,8 @@ from typing import Any
 
 __all__ = [
     "DEFAULT_WAL_MAX",
+    "PLAYER_SCHEMA",
+    "PlayedRoom",
     "RoomRow",
     "RoomStore",
     "SeatRow",
@@ -102,6 +104,24 @@ CREATE TABLE IF NOT EXISTS answers (
 CREATE INDEX IF NOT EXISTS answers_by_room ON answers (code, id);
 """
 
+# ---- players (issue 39): identity without accounts. Plain SQL that SQLite and PostgreSQL both run; the only
+# schema this feature adds. A player id is a random string the browser keeps (localStorage); ``players`` maps it
+# to the last display name it played under, ``player_seats`` to every seat it held (never a spectator's).
+# "Forget me" deletes both rows of the id.
+PLAYER_SCHEMA = """
+CREATE TABLE IF NOT EXISTS players (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    seen DOUBLE PRECISION NOT NULL
+);
+CREATE TABLE IF NOT EXISTS player_seats (
+    player TEXT NOT NULL,
+    code TEXT NOT NULL,
+    seat INTEGER NOT NULL,
+    PRIMARY KEY (player, code, seat)
+);
+"""
+
 
 @dataclass(slots=True)
 class SeatRow:
@@ -123,6 +143,17 @@ class RoomRow:
     spectators: list[str] = field(default_factory=list)
     answers: list[tuple[int, int, str]] = field(default_factory=list)
     damage: str | None = None  # why the row cannot be read (its settings are not a JSON object): not restored
+
+
+@dataclass(slots=True)
+class PlayedRoom:
+    """A room a player held a seat in: its settings, when it was created, the seat and every seat's name."""
+
+    code: str
+    settings: dict[str, Any]
+    created: float
+    seat: int
+    names: list[str]
 
 
 class RoomStore(ABC):
@@ -171,6 +202,46 @@ class RoomStore(ABC):
     def close_room(self, code: str, reason: str) -> None:
         """The room is over (expired, finished or failed): it is not restored again."""
         self._write([("UPDATE rooms SET closed = ? WHERE code = ?", (reason, code))])
+
+    def add_player_seat(self, player: str, name: str, code: str, seat: int) -> None:
+        """Player ``player`` (a browser's id) took ``seat`` of room ``code`` under ``name``."""
+        self._write(
+            [
+                ("DELETE FROM players WHERE id = ?", (player,)),
+                ("INSERT INTO players (id, name, seen) VALUES (?, ?, ?)", (player, name, time.time())),
+                ("DELETE FROM player_seats WHERE player = ? AND code = ? AND seat = ?", (player, code, seat)),
+                ("INSERT INTO player_seats (player, code, seat) VALUES (?, ?, ?)", (player, code, seat)),
+            ]
+        )
+
+    def forget_player(self, player: str) -> int:
+        """ "Forget me": every row of ``player``; how many seats it had held."""
+        held = self._rows("SELECT count(*) FROM player_seats WHERE player = ?", (player,))[0][0]
+        self._write(
+            [
+                ("DELETE FROM player_seats WHERE player = ?", (player,)),
+                ("DELETE FROM players WHERE id = ?", (player,)),
+            ]
+        )
+        return int(held)
+
+    def player_name(self, player: str) -> str | None:
+        rows = self._rows("SELECT name FROM players WHERE id = ?", (player,))
+        return None if not rows else str(rows[0][0])
+
+    def player_rooms(self, player: str) -> list[PlayedRoom]:
+        """Every room ``player`` held a seat in, newest first, with its settings and every seat's name."""
+        rows = self._rows(
+            "SELECT r.code, r.settings, r.created, p.seat FROM player_seats p JOIN rooms r ON r.code = p.code "
+            "WHERE p.player = ? ORDER BY r.created DESC, p.seat",
+            (player,),
+        )
+        out: list[PlayedRoom] = []
+        for code, settings, created, seat in rows:
+            names = {int(s): str(n) for s, n in self._rows("SELECT seat, name FROM seats WHERE code = ?", (code,))}
+            room = _room_row(code, settings, created)
+            out.append(PlayedRoom(code, room.settings, float(created), int(seat), [names.get(s, "") for s in range(4)]))
+        return out
 
     # -------------------------------------------------------------------------------------------- reads
     def codes(self) -> set[str]:
@@ -231,7 +302,7 @@ class Store(RoomStore):
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute("PRAGMA wal_autocheckpoint=0")  # checkpoints run in start_checkpoints' thread
         self._db.execute(f"PRAGMA journal_size_limit={int(wal_max)}")  # a WAL restarted by a writer shrinks to it
-        self._db.executescript(_SCHEMA)
+        self._db.executescript(_SCHEMA + PLAYER_SCHEMA)
         self._stop = threading.Event()
         self._checkpointer: threading.Thread | None = None
         self._checkpointing = threading.Lock()  # one checkpoint at a time: the thread's or the writer's

@@ -4,7 +4,9 @@
 
 import { loadCatalogues, savedLang, translator } from "./i18n.js";
 import { joinHTML, lobbyHTML, readOptions } from "./lobby.js";
-import { Connection, forgetSeat, getJSON, post, saveSeat, savedSeat } from "./net.js";
+import { askReview, forgetMe, nextSpeed, openHistory, openReplay, stepTo, stop, togglePlay } from "./afterhand.js";
+import { historyHTML, replayHTML } from "./history.js";
+import { Connection, forgetSeat, getJSON, playerId, post, saveSeat, savedSeat } from "./net.js";
 import { adviceHTML, bubbleFor, handOverHTML, inviteHTML, matchOverHTML } from "./panels.js";
 import { phrasesHTML, saidText, tableExtrasHTML, timedOutHTML } from "./phrases.js";
 import { play, setSound, soundFor, soundOn } from "./sounds.js";
@@ -15,7 +17,8 @@ const app = document.getElementById("app");
 const state = {
   lang: savedLang(),
   t: null,
-  screen: "lobby", // lobby | join | waiting | table
+  screen: "lobby", // lobby | join | waiting | table | history | replay
+  after: null, // 战绩, replay and 复盘 (afterhand.js)
   presets: null,
   lobby: { name: localStorage.getItem("scmj.name") || "", preset: "app", hands: 8, timer: null, bots: {}, code: "" },
   code: null,
@@ -109,6 +112,8 @@ function render() {
   if (state.screen === "lobby") {
     html = lobbyHTML(t, { ...state.lobby, presets: state.presets, error: state.error, errorAt: state.errorAt, busy: state.busy });
   }
+  else if (state.screen === "history") html = historyHTML(t, state.after);
+  else if (state.screen === "replay") html = replayHTML(t, state.after);
   else if (state.screen === "join") html = joinHTML(t, { ...state.lobby, code: state.code, error: state.error, busy: state.busy });
   else if (state.screen === "waiting" || !state.msg) html = waitingHTML(t, ctx());
   else html = tableHTML(t, ctx());
@@ -123,6 +128,9 @@ function render() {
   if (state.toast) html += `<div class="toast" role="status" data-role="toast">${escapeText(state.toast)}</div>`;
   app.innerHTML = html;
   document.body.dataset.screen = state.screen;
+  if (state.screen === "lobby") {
+    app.querySelector(".lobby-head h1")?.insertAdjacentHTML("afterend", `<button data-act="history" class="history-btn">${escapeText(t("btn_history"))}</button>`);
+  }
   // The sound switch and the phrases button join the table's top bar (the table itself is table.js's).
   const bar = app.querySelector(".topbar");
   if (bar) bar.querySelector('[data-act="lang"]')?.insertAdjacentHTML("beforebegin", tableExtrasHTML(t, { sound: soundOn(), player: state.me !== null }));
@@ -217,7 +225,7 @@ async function createRoom() {
     const tier = state.lobby.bots[seat] || "expert";
     if (tier !== "person") bots[String(seat)] = tier;
   }
-  const body = { preset: state.lobby.preset, hands: state.lobby.hands, name: playerNameOrDefault(), bots };
+  const body = { preset: state.lobby.preset, hands: state.lobby.hands, name: playerNameOrDefault(), bots, player_id: playerId() };
   const options = readOptions(app);
   if (Object.keys(options).length) body.options = options;
   if (state.lobby.timer) body.timer = state.lobby.timer;
@@ -245,7 +253,7 @@ async function joinRoom() {
   const code = codeFromForm();
   if (!code) return;
   await busy(async () => {
-    const answer = await post(`/api/rooms/${encodeURIComponent(code)}/seats`, { name: playerNameOrDefault() });
+    const answer = await post(`/api/rooms/${encodeURIComponent(code)}/seats`, { name: playerNameOrDefault(), player_id: playerId() });
     saveSeat(code, { token: answer.token, seat: answer.seat, role: "player" });
     go(code);
   }, "join");
@@ -279,6 +287,11 @@ function route() {
   state.panel = null;
   state.ui = freshUI();
   state.error = null;
+  stop(state);
+  if (new URLSearchParams(location.search).has("history")) {
+    openHistory(state, render);
+    return;
+  }
   const code = (new URLSearchParams(location.search).get("room") || "").toUpperCase();
   state.code = code || null;
   if (!code) {
@@ -558,7 +571,7 @@ function setLang(lang) {
 
 app.addEventListener("click", (event) => {
   const tile = event.target.closest(".tile.mine");
-  if (tile) {
+  if (tile && state.screen !== "replay") {
     // A tile that slid under the finger a moment ago (a claim, a discard redrew the hand) is not what was aimed at.
     if (performance.now() - Number(tile.dataset.since || 0) < TAP_SETTLE_MS) return;
     tapTile(tile.dataset.key);
@@ -592,6 +605,21 @@ app.addEventListener("click", (event) => {
     render();
   }
   else if (what === "reconnect") route();
+  else if (what === "history") {
+    const url = "/?history";
+    if (location.pathname + location.search !== url) history.pushState({}, "", url);
+    route();
+  } else if (what === "replay") openReplay(state, render, el.dataset.room, Number(el.dataset.hand));
+  else if (what === "step") stepTo(state, render, state.after.at + Number(el.dataset.by));
+  else if (what === "play") togglePlay(state, render);
+  else if (what === "speed") nextSpeed(state, render);
+  else if (what === "review") askReview(state, render, toast);
+  else if (what === "decision") {
+    state.after.showDecision = !state.after.showDecision;
+    render();
+  } else if (what === "forget") {
+    if (window.confirm(state.t("forget_confirm"))) forgetMe(state, render);
+  }
   else if (what === "invite") {
     state.panel = "invite";
     render();
@@ -610,6 +638,7 @@ app.addEventListener("click", (event) => {
 });
 
 app.addEventListener("change", (event) => {
+  if (event.target.dataset?.role === "slider") stepTo(state, render, Number(event.target.value));
   if (event.target.id === "preset") {
     captureLobby();
     render();

@@ -32,6 +32,20 @@ export async function getJSON(path) {
   return response.json();
 }
 
+// ---- the player id: random, kept in this browser, sent when creating or joining a room (战绩 and 复盘 are
+// looked up by it). No account: "forget me" deletes what the server keeps under it.
+const PLAYER_KEY = "scmj.player";
+
+export function playerId() {
+  let id = localStorage.getItem(PLAYER_KEY);
+  if (!id || !/^[A-Za-z0-9_-]{16,64}$/.test(id)) {
+    const bytes = crypto.getRandomValues(new Uint8Array(16));
+    id = btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+    localStorage.setItem(PLAYER_KEY, id);
+  }
+  return id;
+}
+
 // ---- seats kept across reloads: {"K7QF": {"token": "...", "seat": 2, "role": "player", "name": "阿明"}}
 const SEATS_KEY = "scmj.seats";
 

@@ -1,12 +1,15 @@
 // The service worker keeps the page's own static files for offline start and the home-screen app. It caches
 // nothing else: the API, the websocket and every game message always go to the server.
 
-const CACHE = "scmj-static-v2";
+const CACHE = "scmj-static-v3";
 const FILES = [
   "/",
   "/index.html",
   "/style.css",
   "/flow.css",
+  "/history.css",
+  "/afterhand.js",
+  "/history.js",
   "/app.js",
   "/dom.js",
   "/i18n.js",
