@@ -75,6 +75,22 @@ def test_closed_rooms_are_not_restored_but_their_codes_stay_taken(store: RoomSto
     assert store.codes() == {"AAAA", "BBBB", "CCCC"}
 
 
+def test_a_players_seats_come_back_newest_first_and_forget_me_removes_them(store: RoomStore) -> None:
+    store.add_room("AAAA", {"preset": "app"}, SEATS)
+    store.add_room("BBBB", {"preset": "seed"}, [SeatRow(0, "x", "t", None), SeatRow(3, "阿明", "u", None)])
+    store.add_player_seat("p" * 16, "host", "AAAA", 0)
+    store.add_player_seat("p" * 16, "阿明", "BBBB", 3)
+    store.add_player_seat("p" * 16, "阿明", "BBBB", 3)  # a second join of the same seat is one row
+    assert store.player_name("p" * 16) == "阿明"
+    played = store.player_rooms("p" * 16)
+    assert [(r.code, r.seat) for r in played] == [("BBBB", 3), ("AAAA", 0)]
+    assert played[1].names == ["host", "expert bot", "李", ""]
+    assert played[0].settings == {"preset": "seed"}
+    assert store.forget_player("p" * 16) == 2
+    assert store.player_rooms("p" * 16) == [] and store.player_name("p" * 16) is None
+    assert store.forget_player("p" * 16) == 0
+
+
 def test_a_room_is_written_whole_or_not_at_all(store: RoomStore) -> None:
     two_at_seat_1 = [SeatRow(0, "h", "t0", None), SeatRow(1, "a", "t1", None), SeatRow(1, "b", "t2", None)]
     with pytest.raises(Exception, match=r"(?i)unique|duplicate"):
