@@ -188,6 +188,14 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         help="a request's headers and body must arrive within this, or the socket is closed (default: 10)",
     )
     limits.add_argument(
+        "--ws-ping",
+        type=float,
+        default=20.0,
+        metavar="SECONDS",
+        help="a websocket is pinged after this long without a ping, and reset when it has not answered this long "
+        "after (a peer gone, or one that reads nothing) (default: 20)",
+    )
+    limits.add_argument(
         "--log-rate",
         type=float,
         default=20.0,
@@ -231,6 +239,8 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"--port must be 1..65535, got {args.port}")
     if args.request_timeout == 0:
         raise ValueError("--request-timeout must be positive")
+    if not args.ws_ping > 0:
+        raise ValueError(f"--ws-ping must be positive, got {args.ws_ping}")
     try:
         import uvicorn
 
@@ -286,6 +296,8 @@ def run(args: argparse.Namespace) -> int:
         http=guarded_h11(args.request_timeout),
         ws=GuardedWebSocketsProtocol,
         ws_max_size=16384,
+        ws_ping_interval=args.ws_ping,
+        ws_ping_timeout=args.ws_ping,
         ws_per_message_deflate=False,
         log_level="warning",
         log_config=None,  # uvicorn's lines go through the handler above, and its per-source filter

@@ -7,6 +7,9 @@ and uvicorn does not do (docs/protocol.md "Limits", docs/hosting.md):
   same deadline ends a refused body (413 sent while the client still sends): it is read and thrown away, then
   the socket is closed, so a client that sends while it reads still sees the 413.
 - a text frame that is not UTF-8 closes the socket with 1007 and one log line (uvicorn logs a traceback each);
+- a websocket whose peer does not answer the keepalive ping is reset, not closed: a peer that reads nothing
+  never drains the buffers a close waits for (asyncio's, then the kernel's before the FIN), so it had stayed
+  connected for good;
 - every line logged while a connection's data is handled knows its source address
   (:data:`~sichuan_mahjong.server.limits.SOURCE`), so logging can be limited per source. Here it is the peer's
   (a proxy's, behind one); the application sets the client's once ``X-Forwarded-For`` is applied.
@@ -17,6 +20,8 @@ Imported only by ``scmj serve`` (uvicorn is the optional extra ``web``).
 from __future__ import annotations
 
 import asyncio
+import socket
+import struct
 
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
@@ -90,6 +95,13 @@ class GuardedWebSocketsProtocol(WebSocketsSansIOProtocol):
             super().data_received(data)
         finally:
             SOURCE.reset(token)
+
+    def keepalive_timeout(self) -> None:
+        sock = self.transport.get_extra_info("socket")
+        if sock is not None:  # the close below then resets the connection instead of waiting on the peer
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        super().keepalive_timeout()
+        self.transport.abort()
 
     def send_receive_event_to_app(self) -> None:
         if self.curr_msg_data_type == "text" and not self.close_sent and self.frames:
