@@ -139,6 +139,11 @@ class ExpertParams:
     def names(cls) -> list[str]:
         return [f.name for f in fields(cls)]
 
+    def __reduce__(self) -> tuple[type[ExpertParams], tuple[float | bool, ...]]:
+        # Compiled (mypyc), a frozen dataclass has no __dict__: copy and pickle would set its fields one by one
+        # and be refused; rebuilt from its values instead (an env holding a seated expert is cloned this way).
+        return (ExpertParams, tuple(getattr(self, name) for name in self.names()))
+
 
 #: The shipped expert's constants.
 DEFAULT_PARAMS = ExpertParams()
