@@ -64,6 +64,9 @@ LOG_KB_PER_S = 16  # what a bounded log may grow by under a flood of junk
 # its pong), or its outbox full (but the socket's buffers on loopback first take megabytes: a spectator of one table
 # was still connected after 120 s, ESTABLISHED, the server's memory flat)
 SLOW_READER_S = 50
+#: The server's default --request-timeout (10 s) plus a margin: the slow sockets are watched at least this long,
+#: so a close at the deadline itself is not read as a socket kept open.
+SLOW_HTTP_S = 15
 TCP_CLOSE, TCP_CLOSE_WAIT = 7, 8  # Linux's TCP states (tcp_states.h)
 TARGET = {"p99": 100.0, "rss": 300.0, "wal": 64.0}  # ms, MB, MB
 
@@ -553,6 +556,7 @@ async def bad_input(server: Server, player: Player, seconds: float) -> Outcome:
 
 async def slow_http(server: Server, player: Player, seconds: float) -> Outcome:
     """10 slowloris sockets (a header byte a second) and 5 silent ones: how many are still open at the end."""
+    seconds = max(seconds, SLOW_HTTP_S)
 
     async def slowloris(n: int) -> bool:
         reader, writer = await asyncio.open_connection(HOST, server.port, local_addr=(attacker(n), 0))
