@@ -40,7 +40,8 @@ def test_a_spectator_that_reads_nothing_is_reset_after_the_ping_timeout(server: 
     try:
         sock.sendall(
             f"GET /ws/{room['room']}?token={token} HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
-            "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n".encode()
+            "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+            "Sec-WebSocket-Version: 13\r\n\r\n".encode()
         )
         state = TCP_ESTABLISHED
         deadline = time.monotonic() + 30  # ping after 1 s, reset 1 s later: 30 s is room for a loaded machine
