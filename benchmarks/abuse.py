@@ -49,10 +49,11 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from serverproc import HOST, PROFILED, free_port, rss_mb
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-HOST = "127.0.0.1"  # the server and the normal player; attackers use 127.0.0.2 and up (loopback only)
+# HOST (serverproc) serves the server and the normal player; attackers use 127.0.0.2 and up (loopback only)
 BOTS3 = {"1": "expert", "2": "expert", "3": "expert"}
 # The server's defaults (docs/protocol.md "Limits") that the verdicts check; --server-args may change them
 ROOMS_PER_ADDRESS = 20  # --rooms-per-address
@@ -60,9 +61,8 @@ ROOM_INTERVAL = 0.25  # --room-interval
 CONNECT_RATE = 60  # --connect-rate, per minute
 LOOKUP_RATE = 60  # --lookup-rate, per minute
 LOG_KB_PER_S = 16  # what a bounded log may grow by under a flood of junk
-# A client that never reads should be dropped by then: its pings unanswered (uvicorn: a ping after 20 s, 20 s for
-# its pong), or its outbox full (but the socket's buffers on loopback first take megabytes: a spectator of one table
-# was still connected after 120 s, ESTABLISHED, the server's memory flat)
+# A client that never reads should be dropped by then: its pings unanswered (--ws-ping: a ping after 20 s, 20 s for
+# its pong, then the socket is reset), or its outbox full (the socket's buffers on loopback first take megabytes)
 SLOW_READER_S = 50
 #: The server's default --request-timeout (10 s) plus a margin: the slow sockets are watched at least this long,
 #: so a close at the deadline itself is not read as a socket kept open.
@@ -71,40 +71,9 @@ TCP_CLOSE, TCP_CLOSE_WAIT = 7, 8  # Linux's TCP states (tcp_states.h)
 TARGET = {"p99": 100.0, "rss": 300.0, "wal": 64.0}  # ms, MB, MB
 
 
-# ``--profile FILE``: the server under cProfile, its stats written to FILE when it is stopped (SIGTERM)
-PROFILED = """
-import cProfile, os, signal, sys
-from sichuan_mahjong.cli import main
-out, args = sys.argv[1], sys.argv[2:]
-prof = cProfile.Profile()
-def dump(*_):
-    prof.disable()
-    prof.dump_stats(out)
-    os._exit(0)
-signal.signal(signal.SIGTERM, dump)
-prof.enable()
-main(["serve", *args])
-dump()
-"""
-
-
 def attacker(n: int = 0) -> str:
     """The n-th attacking address, all inside 127.0.0.0/8 (loopback)."""
     return f"127.0.{2 + n // 250}.{2 + n % 250}"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind((HOST, 0))
-        return int(s.getsockname()[1])
-
-
-def rss_mb(pid: int) -> float:
-    with contextlib.suppress(OSError):
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    return 0.0
 
 
 def pct(values: list[float], q: float) -> float:

@@ -14,8 +14,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
-import socket
 import subprocess
 import sys
 import tempfile
@@ -24,28 +22,10 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from serverproc import HOST, cpu_seconds, free_port, rss_mb
 from websockets.asyncio.client import ClientConnection, connect
 
-HOST = "127.0.0.1"  # loopback only
 BOTS3 = {"1": "expert", "2": "expert", "3": "expert"}
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind((HOST, 0))
-        return int(s.getsockname()[1])
-
-
-def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def rss_mb(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
 
 
 def children(pid: int) -> list[int]:

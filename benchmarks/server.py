@@ -29,10 +29,8 @@ import contextlib
 import gc
 import importlib.util
 import json
-import os
 import random
 import resource
-import socket
 import subprocess
 import sys
 import tempfile
@@ -42,26 +40,10 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from serverproc import HOST, PROFILED, cpu_seconds, free_port, rss_mb
 from websockets.asyncio.client import ClientConnection, connect
 
-HOST = "127.0.0.1"  # loopback only
 ROOT = Path(__file__).resolve().parents[1]
-#: ``scmj serve`` under cProfile; uvicorn re-raises SIGTERM after its shutdown with the handler found at start,
-#: which writes the stats (argv: the stats file, then serve's arguments).
-PROFILED = """
-import cProfile, os, signal, sys
-from sichuan_mahjong.cli import main
-out, args = sys.argv[1], sys.argv[2:]
-prof = cProfile.Profile()
-def dump(*_):
-    prof.disable()
-    prof.dump_stats(out)
-    os._exit(0)
-signal.signal(signal.SIGTERM, dump)
-prof.enable()
-main(["serve", *args])
-dump()
-"""
 
 
 @dataclass
@@ -84,24 +66,6 @@ class Stats:
         self.lags = []
         self.actions = 0
         self.errors = 0
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind((HOST, 0))
-        return int(s.getsockname()[1])
-
-
-def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def rss_mb(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
 
 
 async def player(ws: ClientConnection, table: Table, think: float, stats: Stats, rng: random.Random) -> None:
