@@ -41,6 +41,7 @@ MODULES = (
     "sichuan_mahjong/game/state.py",
     "sichuan_mahjong/hand/analysis.py",
     "sichuan_mahjong/rl/tracker.py",
+    "sichuan_mahjong/rl/layout.py",
     "sichuan_mahjong/rl/spaces.py",
     "sichuan_mahjong/agents/hand.py",
     "sichuan_mahjong/agents/efficient.py",

@@ -21,145 +21,60 @@ hands (``test_the_tracker_and_each_seat_log_fold_the_events_alike``).
 
 from __future__ import annotations
 
-from array import array
-from typing import Final
-
 import numpy as np
 import numpy.typing as npt
 
-from sichuan_mahjong.game.events import TILE_TEXT, Event
+from sichuan_mahjong.game.events import Event
 from sichuan_mahjong.game.state import Game
-from sichuan_mahjong.game.view import PHASES
 from sichuan_mahjong.rl.encode import (
     LOCK_FAN_LIMIT,
     LOCK_FAN_SCALE,
-    NUM_PLANES,
-    PLANES,
     SCORE_LIMIT,
     SCORE_SCALE,
-    WALL_TILES,
 )
-from sichuan_mahjong.tiles import NUM_KINDS, SUITS
+from sichuan_mahjong.rl.layout import (
+    ACTIVE,
+    CONCEALED,
+    CONCEALED_ROW,
+    DEALER,
+    DRAWN_AT,
+    GATHER,
+    GIVEN_AT,
+    HAND_AT,
+    HIDDEN,
+    INITIAL,
+    KIND,
+    KONG,
+    MY_LOCK,
+    MY_LOCK_FAN,
+    ONES,
+    OTHERS,
+    OWN_KONG_AT,
+    PENDING,
+    PHASE_ROW,
+    PUNG,
+    READY,
+    RECEIVED_AT,
+    RIVER_AT,
+    SCORES,
+    SEATS,
+    TABLE_ROWS,
+    TURN,
+    UNSEEN_AT,
+    VOID,
+    WALL,
+    WALL_ROW,
+    WON,
+    ZEROS,
+    K,
+    private_row,
+    scaled,
+)
+from sichuan_mahjong.tiles import SUITS
 
 __all__ = ["PlaneTracker"]
 
 Array = npt.NDArray[np.float32]
-_K: Final = NUM_KINDS
-_KIND: Final = {text: i for i, text in enumerate(TILE_TEXT)}
-_ROW: Final = {p.name: p.start for p in PLANES}
-
-
-def _table_layout() -> tuple[dict[str, int], int, int]:
-    """Rows of the tracker's table: public blocks (absolute seats), then 14 private rows per seat."""
-    public = [
-        ("pung", 4), ("kong", 4), ("river", 24), ("void", 4), ("won", 4), ("pending", 1), ("hidden_kongs", 4),
-        ("ready", 4), ("active", 4), ("concealed", 4), ("scores", 4), ("wall", 1), ("phase", len(PHASES)),
-        ("turn", 4), ("dealer", 4), ("zero", 1),
-    ]  # fmt: skip
-    private = [
-        ("hand", 4), ("drawn", 1), ("own_kong", 1), ("unseen", 4), ("given", 1), ("received", 1),
-        ("pass_lock", 1), ("pass_lock_fan", 1),
-    ]  # fmt: skip
-    at: dict[str, int] = {}
-    row = 0
-    for name, rows in public:
-        at[name] = row
-        row += rows
-    at["private"] = row
-    size = 0
-    for name, rows in private:
-        at["my_" + name] = size
-        size += rows
-    return at, row + 4 * size, size
-
-
-_AT, _TABLE_ROWS, _PRIVATE_ROWS = _table_layout()
-_PUNG, _KONG, _RIVER, _VOID, _WON = _AT["pung"], _AT["kong"], _AT["river"], _AT["void"], _AT["won"]
-_PENDING, _HIDDEN, _READY, _ACTIVE = _AT["pending"], _AT["hidden_kongs"], _AT["ready"], _AT["active"]
-_CONCEALED, _SCORES, _WALL, _PHASE = _AT["concealed"], _AT["scores"], _AT["wall"], _AT["phase"]
-_TURN, _DEALER, _ZERO = _AT["turn"], _AT["dealer"], _AT["zero"]
-_MY_HAND, _MY_DRAWN, _MY_KONG, _MY_UNSEEN = _AT["my_hand"], _AT["my_drawn"], _AT["my_own_kong"], _AT["my_unseen"]
-_MY_GIVEN, _MY_RECEIVED, _MY_LOCK, _MY_LOCK_FAN = (
-    _AT["my_given"],
-    _AT["my_received"],
-    _AT["my_pass_lock"],
-    _AT["my_pass_lock_fan"],
-)
-_PHASE_ROW: Final = {p: _PHASE + i for i, p in enumerate(PHASES)}
-
-
-def _private(me: int, row: int) -> int:
-    return _AT["private"] + _PRIVATE_ROWS * me + row
-
-
-def _gather(me: int) -> npt.NDArray[np.intp]:
-    """For seat ``me``: the table row of each of its 90 observation rows (encode.py's layout, seats relative)."""
-    rows: list[int] = []
-
-    def seats(block: int, own: int | None = None, width: int = 1) -> None:
-        for r in range(4):
-            if r == 0 and own is not None:
-                rows.extend(range(own, own + width))
-            else:
-                rows.extend(range(block + width * ((me + r) & 3), block + width * ((me + r) & 3) + width))
-
-    for p in PLANES:
-        name = p.name
-        if name in ("hand", "drawn", "unseen", "given", "received", "pass_lock", "pass_lock_fan"):
-            rows.extend(range(_private(me, _AT["my_" + name]), _private(me, _AT["my_" + name]) + p.rows))
-        elif name == "kong":
-            seats(_KONG, own=_private(me, _MY_KONG))
-        elif name == "hidden_kongs":
-            seats(_HIDDEN, own=_ZERO)
-        elif name == "river":
-            seats(_RIVER, width=6)
-        elif name in ("pending", "wall", "phase"):
-            rows.extend(range(_AT[name], _AT[name] + p.rows))
-        else:  # pung, void, won, ready, active, concealed, scores, turn, dealer: one row a seat
-            seats(_AT[name])
-    assert len(rows) == NUM_PLANES
-    return np.array(rows, dtype=np.intp)
-
-
-_GATHER: Final = tuple(_gather(me) for me in range(4))
-# Cell offsets (row * 27) of each seat's private rows, and of the public rows written cell by cell.
-_HAND_AT: Final = tuple(_private(s, _MY_HAND) * _K for s in range(4))
-_DRAWN_AT: Final = tuple(_private(s, _MY_DRAWN) * _K for s in range(4))
-_OWN_KONG_AT: Final = tuple(_private(s, _MY_KONG) * _K for s in range(4))
-_UNSEEN_AT: Final = tuple(_private(s, _MY_UNSEEN) * _K for s in range(4))
-_GIVEN_AT: Final = tuple(_private(s, _MY_GIVEN) * _K for s in range(4))
-_RECEIVED_AT: Final = tuple(_private(s, _MY_RECEIVED) * _K for s in range(4))
-_RIVER_AT: Final = tuple((_RIVER + 6 * s) * _K for s in range(4))
-_SEATS: Final = range(4)
-
-
-def _scaled(value: float, scale: float) -> float:
-    """``value * scale`` in float32, as encode() computes its broadcast rows."""
-    return float(np.float32(value) * np.float32(scale))
-
-
-def _row(value: float) -> memoryview:
-    """27 float32 cells of one value, to copy into a broadcast row with one slice assignment."""
-    return memoryview(array("f", [value] * _K))
-
-
-_ONES: Final = _row(1.0)
-_ZEROS: Final = _row(0.0)
-_CONCEALED_ROW: Final = tuple(_row(_scaled(n, 1 / 14)) for n in range(19))
-_WALL_ROW: Final = tuple(_row(_scaled(n, 1 / WALL_TILES)) for n in range(109))
-_OTHERS: Final = tuple(tuple(o for o in range(4) if o != s) for s in range(4))
-
-
-def _initial() -> Array:
-    """The table before the deal: every seat active, every copy of every kind unseen."""
-    table = np.zeros((_TABLE_ROWS, _K), dtype=np.float32)
-    table[_ACTIVE : _ACTIVE + 4] = 1.0
-    for s in range(4):
-        table[_private(s, _MY_UNSEEN) : _private(s, _MY_UNSEEN) + 4] = 1.0
-    return table
-
-
-_INITIAL: Final = _initial()
 
 
 class PlaneTracker:
@@ -197,9 +112,9 @@ class PlaneTracker:
     )
 
     def __init__(self, game: Game | None = None) -> None:
-        self._table = table = np.zeros((_TABLE_ROWS, _K), dtype=np.float32)
+        self._table = table = np.zeros((TABLE_ROWS, K), dtype=np.float32)
         self._cells = memoryview(table.data).cast("B").cast("f")  # flat float32 cells: the fastest scalar writes
-        self._rowv = [table[r] for r in range(_TABLE_ROWS)]
+        self._rowv = [table[r] for r in range(TABLE_ROWS)]
         if game is not None:
             self.reset(game)
 
@@ -215,13 +130,13 @@ class PlaneTracker:
     def reset(self, game: Game) -> None:
         """Follow ``game`` from its first event (a game handed over mid-hand is caught up at once)."""
         self._game = game
-        np.copyto(self._table, _INITIAL)
+        np.copyto(self._table, INITIAL)
         self._bloody = game.rules.bloody
-        self._hand = [[0] * _K for _ in range(4)]
-        self._seen = [[0] * _K for _ in range(4)]
+        self._hand = [[0] * K for _ in range(4)]
+        self._seen = [[0] * K for _ in range(4)]
         self._drawn = [-1] * 4
         self._river: list[list[int]] = [[], [], [], []]
-        self._rcount = [[0] * _K for _ in range(4)]
+        self._rcount = [[0] * K for _ in range(4)]
         self._first: list[dict[int, int]] = [{}, {}, {}, {}]  # kind -> position of its first copy + 1
         self._hidden = [0] * 4
         self._concealed = [0] * 4
@@ -252,7 +167,7 @@ class PlaneTracker:
             self._catch_up()
             if self._lock_asked:
                 self._read_locks()
-        return self._table.take(_GATHER[seat], 0)
+        return self._table.take(GATHER[seat], 0)
 
     def sync(self) -> PlaneTracker:
         """Catch up with the game's events now (``observe`` does it when needed); returns the tracker."""
@@ -268,16 +183,16 @@ class PlaneTracker:
         a = seen[k]
         b = seen[k] = a + n
         cells = self._cells
-        at = _UNSEEN_AT[me] + k
+        at = UNSEEN_AT[me] + k
         if n > 0:
             for v in range(max(a, 0), min(b, 4)):  # seen passes v: row 3 - v turns 0
-                cells[at + (3 - v) * _K] = 0.0
+                cells[at + (3 - v) * K] = 0.0
         else:
             for v in range(max(b, 0), min(a, 4)):
-                cells[at + (3 - v) * _K] = 1.0
+                cells[at + (3 - v) * K] = 1.0
 
     def _see_all(self, k: int, n: int, but: int = -1) -> None:
-        for me in _SEATS:
+        for me in SEATS:
             if me != but:
                 self._see(me, k, n)
 
@@ -286,22 +201,22 @@ class PlaneTracker:
         hand = self._hand[s]
         c = hand[k]
         cells = self._cells
-        at = _HAND_AT[s] + k
+        at = HAND_AT[s] + k
         if n > 0:
             for j in range(c, c + n):
-                cells[at + j * _K] = 1.0
+                cells[at + j * K] = 1.0
         else:
             for j in range(c + n, c):
-                cells[at + j * _K] = 0.0
+                cells[at + j * K] = 0.0
         hand[k] = c + n
         self._see(s, k, n)
         count = self._concealed[s] + n
         self._concealed[s] = count
-        at = (_CONCEALED + s) * _K
-        cells[at : at + _K] = _CONCEALED_ROW[count]
+        at = (CONCEALED + s) * K
+        cells[at : at + K] = CONCEALED_ROW[count]
 
     def _set_drawn(self, s: int, k: int) -> None:
-        at = _DRAWN_AT[s]
+        at = DRAWN_AT[s]
         old = self._drawn[s]
         if old >= 0:
             self._cells[at + old] = 0.0
@@ -312,7 +227,7 @@ class PlaneTracker:
     def _write_order(self, s: int) -> None:
         """Seat s's river order row: (position of each kind's first copy + 1) / river length."""
         cells = self._cells
-        at = _RIVER_AT[s] + 4 * _K
+        at = RIVER_AT[s] + 4 * K
         inv = 1.0 / len(self._river[s])
         for k, p in self._first[s].items():
             cells[at + k] = p * inv
@@ -321,15 +236,15 @@ class PlaneTracker:
         river = self._river[s]
         count = self._rcount[s]
         cells = self._cells
-        top = _RIVER_AT[s]
+        top = RIVER_AT[s]
         c = count[k]
-        cells[top + c * _K + k] = 1.0
+        cells[top + c * K + k] = 1.0
         count[k] = c + 1
         if not c:
             self._first[s][k] = len(river) + 1
         if river:
-            cells[top + 5 * _K + river[-1]] = 0.0
-        cells[top + 5 * _K + k] = 1.0
+            cells[top + 5 * K + river[-1]] = 0.0
+        cells[top + 5 * K + k] = 1.0
         river.append(k)
         self._see_all(k, 1)
         self._write_order(s)
@@ -339,31 +254,31 @@ class PlaneTracker:
         k = river.pop()
         count = self._rcount[s]
         cells = self._cells
-        top = _RIVER_AT[s]
+        top = RIVER_AT[s]
         c = count[k] - 1
         count[k] = c
-        cells[top + c * _K + k] = 0.0
-        cells[top + 5 * _K + k] = 0.0
+        cells[top + c * K + k] = 0.0
+        cells[top + 5 * K + k] = 0.0
         if not c:
             del self._first[s][k]
-            cells[top + 4 * _K + k] = 0.0
+            cells[top + 4 * K + k] = 0.0
         if river:
-            cells[top + 5 * _K + river[-1]] = 1.0
+            cells[top + 5 * K + river[-1]] = 1.0
             self._write_order(s)
         self._see_all(k, -1)
 
     def _set_turn(self, s: int) -> None:
         cells = self._cells
-        at = (_TURN + self.turn) * _K
-        cells[at : at + _K] = _ZEROS
-        at = (_TURN + s) * _K
-        cells[at : at + _K] = _ONES
+        at = (TURN + self.turn) * K
+        cells[at : at + K] = ZEROS
+        at = (TURN + s) * K
+        cells[at : at + K] = ONES
         self.turn = s
 
     def _pay(self, s: int, amount: int) -> None:
         self._scores[s] += amount
         points = max(-SCORE_LIMIT, min(SCORE_LIMIT, self._scores[s]))
-        self._rowv[_SCORES + s].fill(_scaled(points, 1 / SCORE_SCALE))
+        self._rowv[SCORES + s].fill(scaled(points, 1 / SCORE_SCALE))
 
     def _settle_added_kong(self) -> None:
         """An added kong nobody robbed is complete: the pung becomes a kong, its fourth tile leaves the hand."""
@@ -375,9 +290,9 @@ class PlaneTracker:
         self._hand_add(s, k, -1)
         self._set_drawn(s, -1)
         cells = self._cells
-        cells[(_PUNG + s) * _K + k] = 0.0
-        cells[(_KONG + s) * _K + k] = 1.0
-        cells[_OWN_KONG_AT[s] + k] = 1.0
+        cells[(PUNG + s) * K + k] = 0.0
+        cells[(KONG + s) * K + k] = 1.0
+        cells[OWN_KONG_AT[s] + k] = 1.0
         self._see_all(k, 1)  # a shown pung (3) became a shown kong (4); for s the 4th left its hand
 
     # ------------------------------------------------------------- the two events of nearly every step
@@ -387,39 +302,39 @@ class PlaneTracker:
         hand = self._hand[s]
         c = hand[k] - 1
         hand[k] = c
-        cells[_HAND_AT[s] + c * _K + k] = 0.0  # the seat's own seen count does not change: hand to river
+        cells[HAND_AT[s] + c * K + k] = 0.0  # the seat's own seen count does not change: hand to river
         n = self._concealed[s] - 1
         self._concealed[s] = n
-        at = (_CONCEALED + s) * _K
-        cells[at : at + _K] = _CONCEALED_ROW[n]
+        at = (CONCEALED + s) * K
+        cells[at : at + K] = CONCEALED_ROW[n]
         drawn = self._drawn[s]
         if drawn >= 0:
-            cells[_DRAWN_AT[s] + drawn] = 0.0
+            cells[DRAWN_AT[s] + drawn] = 0.0
             self._drawn[s] = -1
         river = self._river[s]
         count = self._rcount[s]
         first = self._first[s]
-        top = _RIVER_AT[s]
+        top = RIVER_AT[s]
         c = count[k]
-        cells[top + c * _K + k] = 1.0
+        cells[top + c * K + k] = 1.0
         count[k] = c + 1
         if not c:
             first[k] = len(river) + 1
         if river:
-            cells[top + 5 * _K + river[-1]] = 0.0
-        cells[top + 5 * _K + k] = 1.0
+            cells[top + 5 * K + river[-1]] = 0.0
+        cells[top + 5 * K + k] = 1.0
         river.append(k)
         inv = 1.0 / len(river)
-        at = top + 4 * _K
+        at = top + 4 * K
         for kind, p in first.items():
             cells[at + kind] = p * inv
         seen = self._seen
-        for o in _OTHERS[s]:
+        for o in OTHERS[s]:
             so = seen[o]
             a = so[k]
             so[k] = a + 1
             if 0 <= a < 4:
-                cells[_UNSEEN_AT[o] + (3 - a) * _K + k] = 0.0
+                cells[UNSEEN_AT[o] + (3 - a) * K + k] = 0.0
         self._offer = (s, k, False, False)
         self._last_win = None  # a new tile: a win on it is a new group, even of the kind the last group won on
 
@@ -433,25 +348,25 @@ class PlaneTracker:
         cells = self._cells
         w = self._wall - 1
         self._wall = w
-        at = _WALL * _K
-        cells[at : at + _K] = _WALL_ROW[w]
+        at = WALL * K
+        cells[at : at + K] = WALL_ROW[w]
         hand = self._hand[s]
         c = hand[k]
         hand[k] = c + 1
-        cells[_HAND_AT[s] + c * _K + k] = 1.0
+        cells[HAND_AT[s] + c * K + k] = 1.0
         n = self._concealed[s] + 1
         self._concealed[s] = n
-        at = (_CONCEALED + s) * _K
-        cells[at : at + _K] = _CONCEALED_ROW[n]
+        at = (CONCEALED + s) * K
+        cells[at : at + K] = CONCEALED_ROW[n]
         so = self._seen[s]
         a = so[k]
         so[k] = a + 1
         if 0 <= a < 4:
-            cells[_UNSEEN_AT[s] + (3 - a) * _K + k] = 0.0
+            cells[UNSEEN_AT[s] + (3 - a) * K + k] = 0.0
         drawn = self._drawn[s]
         if drawn >= 0:
-            cells[_DRAWN_AT[s] + drawn] = 0.0
-        cells[_DRAWN_AT[s] + k] = 1.0
+            cells[DRAWN_AT[s] + drawn] = 0.0
+        cells[DRAWN_AT[s] + k] = 1.0
         self._drawn[s] = k
         if s != self.turn:
             self._set_turn(s)
@@ -473,9 +388,9 @@ class PlaneTracker:
                 if offer is not None and not offer[3] and e.data["action"] != "hu":
                     self._lock_asked.add(e.seat)  # it declined a claim: had it been able to win, it is locked now
             elif kind == "discard":
-                self._discard(e.seat, _KIND[e.data["tile"]])
+                self._discard(e.seat, KIND[e.data["tile"]])
             elif kind == "draw":
-                self._draw(e.seat, _KIND[e.data["tile"]])  # private: only the drawer's rows take the tile
+                self._draw(e.seat, KIND[e.data["tile"]])  # private: only the drawer's rows take the tile
             else:
                 self._apply(e)
         self._n = n
@@ -483,18 +398,18 @@ class PlaneTracker:
         if phase != self._phase:
             cells = self._cells
             if self._phase:
-                at = _PHASE_ROW[self._phase] * _K
-                cells[at : at + _K] = _ZEROS
-            at = _PHASE_ROW[phase] * _K
-            cells[at : at + _K] = _ONES
+                at = PHASE_ROW[self._phase] * K
+                cells[at : at + K] = ZEROS
+            at = PHASE_ROW[phase] * K
+            cells[at : at + K] = ONES
             self._phase = phase
         offer = self._offer
         pending = offer[1] if offer is not None and phase in ("claim", "rob") else -1
         if pending != self._pending:
             if self._pending >= 0:
-                self._cells[_PENDING * _K + self._pending] = 0.0
+                self._cells[PENDING * K + self._pending] = 0.0
             if pending >= 0:
-                self._cells[_PENDING * _K + pending] = 1.0
+                self._cells[PENDING * K + pending] = 1.0
             self._pending = pending
 
     def _read_locks(self) -> None:
@@ -504,8 +419,8 @@ class PlaneTracker:
 
     def _write_lock(self, s: int, lock: int | None) -> None:
         rows = self._rowv
-        rows[_private(s, _MY_LOCK)].fill(0.0 if lock is None else 1.0)
-        rows[_private(s, _MY_LOCK_FAN)].fill(_scaled(min(lock or 0, LOCK_FAN_LIMIT), 1 / LOCK_FAN_SCALE))
+        rows[private_row(s, MY_LOCK)].fill(0.0 if lock is None else 1.0)
+        rows[private_row(s, MY_LOCK_FAN)].fill(scaled(min(lock or 0, LOCK_FAN_LIMIT), 1 / LOCK_FAN_SCALE))
         self._locked[s] = lock is not None
 
     def _apply(self, e: Event) -> None:
@@ -517,46 +432,46 @@ class PlaneTracker:
             self._pay(data["payer"], -amount)
             self._pay(data["payee"], amount)
         elif kind == "pung":
-            k = _KIND[data["tile"]]
+            k = KIND[data["tile"]]
             self._offer = None
             self._river_pop(data["from_seat"])
             self._hand_add(s, k, -2)
-            cells[(_PUNG + s) * _K + k] = 1.0
+            cells[(PUNG + s) * K + k] = 1.0
             self._see_all(k, 3)
             self._set_drawn(s, -1)
             self._set_turn(s)
         elif kind == "kong":
-            k = _KIND[data["tile"]]
+            k = KIND[data["tile"]]
             self._offer = None
             self._river_pop(data["from_seat"])
             self._hand_add(s, k, -3)
-            cells[(_KONG + s) * _K + k] = 1.0
-            cells[_OWN_KONG_AT[s] + k] = 1.0
+            cells[(KONG + s) * K + k] = 1.0
+            cells[OWN_KONG_AT[s] + k] = 1.0
             self._see_all(k, 4)
             self._set_drawn(s, -1)
         elif kind == "win":
-            self._win(s, _KIND[data["tile"]], data["from_seat"])
+            self._win(s, KIND[data["tile"]], data["from_seat"])
         elif kind == "added_kong":
-            self._offer = (s, _KIND[data["tile"]], True, False)
+            self._offer = (s, KIND[data["tile"]], True, False)
         elif kind == "robbed":
-            k = _KIND[data["tile"]]
+            k = KIND[data["tile"]]
             self._offer = (s, k, True, True)
             self._last_win = None
             self._hand_add(s, k, -1)
             self._set_drawn(s, -1)
         elif kind == "concealed_kong":
-            k = _KIND[data["tile"]]  # private: the others see a kong of unknown kind
+            k = KIND[data["tile"]]  # private: the others see a kong of unknown kind
             self._hand_add(s, k, -4)
             self._see(s, k, 4)
             self._set_drawn(s, -1)
-            cells[_OWN_KONG_AT[s] + k] = 1.0
+            cells[OWN_KONG_AT[s] + k] = 1.0
             self._hidden[s] += 1
-            self._rowv[_HIDDEN + s].fill(_scaled(self._hidden[s], 0.25))
+            self._rowv[HIDDEN + s].fill(scaled(self._hidden[s], 0.25))
         elif kind == "ready":
-            self._rowv[_READY + s].fill(1.0)
+            self._rowv[READY + s].fill(1.0)
         elif kind == "voids":
             for seat, suit in enumerate(data["voids"]):
-                at = (_VOID + seat) * _K + 9 * SUITS.index(suit)
+                at = (VOID + seat) * K + 9 * SUITS.index(suit)
                 for k in range(at, at + 9):
                     cells[k] = 1.0
         elif kind == "exchange":
@@ -569,25 +484,25 @@ class PlaneTracker:
     def _deal(self, dealer: int, hands: list[str], wall: int) -> None:
         cells = self._cells
         self._dealer = dealer
-        at = (_DEALER + dealer) * _K
-        cells[at : at + _K] = _ONES
+        at = (DEALER + dealer) * K
+        cells[at : at + K] = ONES
         self._set_turn(dealer)
         self._wall = wall
-        at = _WALL * _K
-        cells[at : at + _K] = _WALL_ROW[wall]
+        at = WALL * K
+        cells[at : at + K] = WALL_ROW[wall]
         for s in range(4):  # each seat's own rows take its own tiles only
             tiles = _kinds(hands[s])
             hand = self._hand[s]
             seen = self._seen[s]
             for k in tiles:
                 c = hand[k]
-                cells[_HAND_AT[s] + c * _K + k] = 1.0
+                cells[HAND_AT[s] + c * K + k] = 1.0
                 if c < 4:
-                    cells[_UNSEEN_AT[s] + (3 - c) * _K + k] = 0.0
+                    cells[UNSEEN_AT[s] + (3 - c) * K + k] = 0.0
                 hand[k] = seen[k] = c + 1
             self._concealed[s] = len(tiles)
-            at = (_CONCEALED + s) * _K
-            cells[at : at + _K] = _CONCEALED_ROW[len(tiles)]
+            at = (CONCEALED + s) * K
+            cells[at : at + K] = CONCEALED_ROW[len(tiles)]
             if s == dealer:
                 self._set_drawn(s, tiles[-1])
 
@@ -596,10 +511,10 @@ class PlaneTracker:
         for s in range(4):  # each seat's own rows take its own tiles only
             for k in _kinds(given[s]):
                 self._hand_add(s, k, -1)
-                cells[_GIVEN_AT[s] + k] += 1.0
+                cells[GIVEN_AT[s] + k] += 1.0
             for k in _kinds(received[s]):
                 self._hand_add(s, k, 1)
-                cells[_RECEIVED_AT[s] + k] += 1.0
+                cells[RECEIVED_AT[s] + k] += 1.0
         if self._drawn[self._dealer] in _kinds(given[self._dealer]):
             self._set_drawn(self._dealer, -1)
 
@@ -611,9 +526,9 @@ class PlaneTracker:
                 self._river_pop(source)  # the discard leaves the river once, however many win on it
                 self._offer = (offer[0], offer[1], False, True)
             self._hand_add(s, k, 1)
-        self._cells[(_WON + s) * _K + k] = 1.0
+        self._cells[(WON + s) * K + k] = 1.0
         if self._bloody:
-            self._rowv[_ACTIVE + s].fill(0.0)
+            self._rowv[ACTIVE + s].fill(0.0)
         group = self._last_win
         if source is not None and group is not None and group[0] == source and group[1] == k:
             # one tile won by several seats (一炮多响, WinView.shared), as encode() reads it: seen by non-winners
@@ -627,4 +542,4 @@ class PlaneTracker:
 
 def _kinds(text: str) -> list[int]:
     """Tile indices of tiles written one after another (``"1m1m5p"``)."""
-    return [_KIND[text[i : i + 2]] for i in range(0, len(text), 2)]
+    return [KIND[text[i : i + 2]] for i in range(0, len(text), 2)]
