@@ -53,7 +53,7 @@ from pettingzoo import AECEnv
 from sichuan_mahjong.game.actions import PASS, Action
 from sichuan_mahjong.game.state import Game
 from sichuan_mahjong.game.view import Observation
-from sichuan_mahjong.rl.render import table_text
+from sichuan_mahjong.rl.render import rendered
 from sichuan_mahjong.rl.spaces import (
     Obs,
     action_space,
@@ -215,11 +215,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801  # PettingZoo's name;
         """The table as the selected agent sees it: ``ansi`` returns the text, ``human`` prints it."""
         if self.render_mode is None:
             return None
-        text = table_text(self._game().view(self._seat[self.agent_selection]), AGENTS)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return rendered(self.render_mode, self._game().view(self._seat[self.agent_selection]), AGENTS)
 
     def close(self) -> None:
         pass

@@ -44,7 +44,7 @@ from sichuan_mahjong.game.actions import Action, IllegalActionError
 from sichuan_mahjong.game.loop import play
 from sichuan_mahjong.game.state import Game
 from sichuan_mahjong.rl.bots import reseed
-from sichuan_mahjong.rl.render import table_text
+from sichuan_mahjong.rl.render import rendered
 from sichuan_mahjong.rl.spaces import (
     RENDER_MODES,
     Obs,
@@ -190,13 +190,9 @@ class SichuanMahjongEnv(gymnasium.Env[Any, np.int64]):
 
     def render(self) -> str | None:
         """``ansi``: the table as text; ``human``: prints it and returns None."""
-        if self.render_mode is None or self.game is None:
+        if self.game is None:
             return None
-        text = table_text(self.game.view(self.seat))
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return rendered(self.render_mode, self.game.view(self.seat))
 
     def _play_bots(self, given: dict[int, Action] | None = None) -> None:
         """Step with the learner's answer (``given``) if any, then let the bots answer until the learner is asked

@@ -36,7 +36,7 @@ from sichuan_mahjong.game.actions import PASS, Action
 from sichuan_mahjong.game.state import Game
 from sichuan_mahjong.game.view import Observation
 from sichuan_mahjong.rl.aec import AGENTS
-from sichuan_mahjong.rl.render import table_text
+from sichuan_mahjong.rl.render import rendered
 from sichuan_mahjong.rl.spaces import (
     Obs,
     action_space,
@@ -164,12 +164,7 @@ class SichuanMahjongParallelEnv(ParallelEnv):  # type: ignore[misc]  # pettingzo
         """The table as the first seat asked sees it (seat 0 once the hand is over)."""
         if self.render_mode is None:
             return None
-        seat = min(self._pending, default=0)
-        text = table_text(self._game().view(seat), AGENTS)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return rendered(self.render_mode, self._game().view(min(self._pending, default=0)), AGENTS)
 
     def close(self) -> None:
         pass

@@ -22,7 +22,7 @@ from sichuan_mahjong.rules import PRESETS
 from sichuan_mahjong.text import meld_text
 from sichuan_mahjong.tiles import SUITS
 
-__all__ = ["table_text"]
+__all__ = ["rendered", "table_text"]
 
 _STYLE: Final = "compact"
 _SHOWN_LEGAL: Final = 16
@@ -68,3 +68,17 @@ def table_text(view: Observation, names: tuple[str, ...] = ("player_0", "player_
         more = f", ... ({len(view.legal)} in all)" if len(view.legal) > _SHOWN_LEGAL else ""
         lines.append(f"legal: {shown}{more}")
     return "\n".join(lines)
+
+
+def rendered(
+    mode: str | None, view: Observation, names: tuple[str, ...] = ("player_0", "player_1", "player_2", "player_3")
+) -> str | None:
+    """What an environment's ``render()`` gives for ``mode``: the table text for ``ansi``; for ``human`` it is
+    printed and None returned; None when the environment renders nothing."""
+    if mode is None:
+        return None
+    text = table_text(view, names)
+    if mode == "human":
+        print(text)
+        return None
+    return text
