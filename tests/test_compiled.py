@@ -19,6 +19,7 @@ ENGINE = (
     "sichuan_mahjong.game.state",
     "sichuan_mahjong.hand.analysis",
     "sichuan_mahjong.rl.tracker",
+    "sichuan_mahjong.rl.layout",
     "sichuan_mahjong.rl.spaces",
     "sichuan_mahjong.agents.hand",
     "sichuan_mahjong.agents.efficient",
