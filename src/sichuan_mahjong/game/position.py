@@ -50,28 +50,35 @@ def position(game: Game) -> Position | None:
     """The position before the draw just made, or None when the game is not right after a draw."""
     if game.is_over or game.phase != "play":
         return None
-    turn = game._turn
-    drawn = game._drawn[turn]
-    if drawn < 0:
+    p = game.snapshot()
+    turn = p.turn
+    drawn = p.drawn[turn]
+    if drawn is None:
         return None
     wall = [0] * NUM_KINDS
-    for t in game._wall[game._head : game._tail]:
+    for t in p.wall:
         wall[t] += 1
     wall[drawn] += 1
-    counts = tuple(list(c) for c in game._counts)
-    keys = tuple(list(k) for k in game._keys)
+    counts = tuple([0] * NUM_KINDS for _ in range(4))
+    keys = tuple([0, 0, 0] for _ in range(4))
+    for s in range(4):
+        c, k = counts[s], keys[s]
+        for t in p.hands[s]:
+            c[t] += 1
+            k[t // 9] += POW5[t % 9]
     counts[turn][drawn] -= 1
     keys[turn][drawn // 9] -= POW5[drawn % 9]
+    meld_suits = tuple(sum({1 << m.tile_index // 9 for m in melds}) for melds in p.melds)
     return Position(
         turn=turn,
         counts=counts,
         keys=keys,
-        melds=tuple(tuple(m) for m in game._melds),
-        meld_suits=tuple(game._meld_suits),
-        voids=tuple(game._voids),
-        active=tuple(game._active),
-        declared=tuple(game._declared),
+        melds=p.melds,
+        meld_suits=meld_suits,
+        voids=tuple(-1 if v is None else v for v in p.voids),
+        active=p.active,
+        declared=p.declared,
         wall=wall,
-        wall_count=game._tail - game._head + 1,
-        base=game.base,
+        wall_count=len(p.wall) + 1,
+        base=p.base,
     )

@@ -404,9 +404,7 @@ def reshuffled(game: Game, rng: random.Random) -> Game:
     other hands would. A bot never gets this: it sees its view alone.
     """
     out = copy.deepcopy(game)
-    rest = out._wall[out._head : out._tail]
-    rng.shuffle(rest)
-    out._wall[out._head : out._tail] = rest
+    out.shuffle_wall(rng)
     return out
 
 
@@ -423,12 +421,11 @@ def seat_streams(game: Game) -> Game:
     ``agents/master.py``). Only for samples: a real hand draws from its wall (R2).
 
     >>> g = Game(seed=1)
-    >>> rest = sorted(g._wall[g._head : g._tail])
-    >>> seat_streams(g) is g, sorted(t for q in g._streams for t in q) == rest
+    >>> rest = sorted(g.snapshot().wall)
+    >>> seat_streams(g) is g, sorted(g.snapshot().wall) == rest
     (True, True)
     """
-    rest = game._wall[game._head : game._tail]
-    game._streams = [rest[s::4][::-1] for s in range(4)]
+    game.use_seat_streams()
     return game
 
 

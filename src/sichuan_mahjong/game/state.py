@@ -14,6 +14,7 @@ that can rob it) -> ``over``.
 from __future__ import annotations
 
 import json
+import random
 from bisect import bisect_left, insort
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
@@ -383,6 +384,18 @@ class Game:
     @property
     def wall_count(self) -> int:
         return self._tail - self._head
+
+    def shuffle_wall(self, rng: random.Random) -> None:
+        """Put the wall still to be drawn in a random order by ``rng`` (``game/sample.py`` ``reshuffled``)."""
+        rest = self._wall[self._head : self._tail]
+        rng.shuffle(rest)
+        self._wall[self._head : self._tail] = rest
+
+    def use_seat_streams(self) -> None:
+        """Draw from a stream of each seat's own from now on (``game/sample.py`` ``seat_streams``): the wall still
+        to be drawn dealt out in turn, last first, a tile to each seat."""
+        rest = self._wall[self._head : self._tail]
+        self._streams = [rest[s::4][::-1] for s in range(4)]
 
     def _wins_with(self, s: int, t: int) -> bool:
         """Would seat s's concealed tiles plus t (a discard or a robbed kong) win?"""
