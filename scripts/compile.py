@@ -39,6 +39,10 @@ SRC = Path(__file__).resolve().parent.parent / "src"
 # would answer a wrongly typed argument with mypyc's TypeError instead of the ValueError naming it.
 MODULES = (
     "sichuan_mahjong/game/state.py",
+    "sichuan_mahjong/game/turns.py",
+    "sichuan_mahjong/game/wins.py",
+    "sichuan_mahjong/game/options.py",
+    "sichuan_mahjong/game/board.py",
     "sichuan_mahjong/hand/analysis.py",
     "sichuan_mahjong/rl/tracker.py",
     "sichuan_mahjong/rl/layout.py",

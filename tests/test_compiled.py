@@ -17,6 +17,10 @@ from sichuan_mahjong import compiled
 
 ENGINE = (
     "sichuan_mahjong.game.state",
+    "sichuan_mahjong.game.turns",
+    "sichuan_mahjong.game.wins",
+    "sichuan_mahjong.game.options",
+    "sichuan_mahjong.game.board",
     "sichuan_mahjong.hand.analysis",
     "sichuan_mahjong.rl.tracker",
     "sichuan_mahjong.rl.layout",

@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "src" / "sichuan_mahjong"
 GAME = PACKAGE / "game"
 #: The modules that make up Game (its class and the classes it is built on).
-STATE = ("state.py",)
+STATE = ("state.py", "turns.py", "wins.py", "options.py", "board.py")
 #: Modules allowed to read (never write) Game's private fields, and why.
 READERS = {
     # The tail of the engine's own IllegalActionError messages, called from Game's answer check: it explains a

@@ -48,13 +48,11 @@ class Position:
 
 def position(game: Game) -> Position | None:
     """The position before the draw just made, or None when the game is not right after a draw."""
-    if game.is_over or game.phase != "play":
+    drawn = game.drawn_tile  # None but in play, right after a draw
+    if drawn is None:
         return None
     p = game.snapshot()
     turn = p.turn
-    drawn = p.drawn[turn]
-    if drawn is None:
-        return None
     wall = [0] * NUM_KINDS
     for t in p.wall:
         wall[t] += 1
