@@ -6,6 +6,7 @@ import pytest
 
 import sichuan_mahjong as sm
 from sichuan_mahjong import HandSizeError, Meld, TooManyCopiesError
+from sichuan_mahjong.tiles import TileLike
 
 M = Meld.parse
 
@@ -154,6 +155,29 @@ def test_fifth_copies_raise_where_a_suit_sum_runs_over_its_field(tiles: str) -> 
     for call in (sm.shanten, sm.is_winning, sm.waits, sm.shanten_standard):
         with pytest.raises(TooManyCopiesError):
             call(tiles)
+
+
+@pytest.mark.parametrize("size", [12, 13, 14])
+def test_a_list_of_any_tile_likes_reads_as_its_tiles(size: int) -> None:
+    """The tile-list door sums Tiles' key weights (13 unrolled); a list with an index or a notation in it reads
+    the same, and a fifth copy is named whichever way it came in."""
+    tiles = sm.parse_tiles("1112345678999m5p")[:size]
+    want = sm.shanten(tiles) if size != 12 else None
+    last_an_index: list[TileLike] = [*tiles[:-1], tiles[-1].index]
+    first_a_notation: list[TileLike] = [str(tiles[0]), *tiles[1:]]
+    for mixed in (last_an_index, first_a_notation, [t.index for t in tiles]):
+        if want is None:
+            with pytest.raises(HandSizeError):
+                sm.shanten(mixed)
+        else:
+            assert sm.shanten(mixed) == want
+            if size == 14:
+                assert sm.is_winning(mixed) == sm.is_winning(tiles)
+    fifth = [*tiles[: size - 5], *[sm.Tile(0)] * 5]
+    with pytest.raises(TooManyCopiesError):
+        sm.shanten(fifth)
+    with pytest.raises(TooManyCopiesError):
+        sm.shanten([*fifth[:-1], 0])
 
 
 def test_long_lists_are_counted_exactly() -> None:

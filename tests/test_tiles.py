@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import sichuan_mahjong as sm
-from sichuan_mahjong.tiles import TileParseError, TooManyCopiesError
+from sichuan_mahjong.tiles import KEY_BITS, TileParseError, TooManyCopiesError
 
 
 @pytest.mark.parametrize(
@@ -76,6 +76,15 @@ def test_suit_keys_are_base_five() -> None:
 
 
 hands = st.lists(st.integers(0, 26), max_size=14).filter(lambda xs: all(xs.count(x) <= 4 for x in xs))
+
+
+@given(hands)
+def test_key_weights_sum_to_the_packed_suit_keys(indices: list[int]) -> None:
+    """A hand's packed key (the evaluator's tile-list door) is the sum of its tiles' key_weight, a field a suit."""
+    packed = sum(sm.Tile(i).key_weight for i in indices)
+    mask = (1 << KEY_BITS) - 1
+    fields = tuple(packed >> (KEY_BITS * s) & mask for s in range(3))
+    assert fields == sm.suit_keys(sm.counts_of(indices))
 
 
 @given(hands, st.sampled_from(["compact", "zh", "glyph"]))

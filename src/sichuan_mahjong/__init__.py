@@ -25,15 +25,14 @@ from sichuan_mahjong.hand.analysis import (
     is_winning,
     is_winning_keys,
     shanten,
-    shanten_batch,
     shanten_keys,
     shanten_seven_pairs,
     shanten_standard,
     useful_tiles,
     waits,
-    waits_batch,
     waits_counts,
 )
+from sichuan_mahjong.hand.batch import shanten_batch, waits_batch
 from sichuan_mahjong.hand.melds import Meld, MeldKind, MeldParseError
 from sichuan_mahjong.match import Match
 from sichuan_mahjong.record import RecordError, load_hand, load_match, save_hand, save_match

@@ -17,6 +17,7 @@ from collections.abc import Iterable, Sequence
 from typing import ClassVar, Final, Literal
 
 __all__ = [
+    "KEY_BITS",
     "NUM_KINDS",
     "SUITS",
     "SUIT_WORDS",
@@ -37,6 +38,9 @@ SUITS: Final = "mps"
 COPIES: Final = 4
 #: Weight of rank r (0-based) in a suit's base-5 key: the key is sum(count[r] * 5**r).
 POW5: Final = tuple(5**r for r in range(9))
+#: Bits of each suit's field in a packed key: a tile adds ``Tile.key_weight`` = 5**rank << (KEY_BITS * suit), so the
+#: sum over a hand holds its three per-suit base-5 keys (any suit key of four copies a kind is under 2**21).
+KEY_BITS: Final = 21
 
 SUIT_NAMES_ZH: Final = ("萬", "筒", "條")
 SUIT_NAMES_EN: Final = ("characters", "dots", "bamboo")
@@ -73,9 +77,11 @@ class TooManyCopiesError(TileParseError):
 class Tile:
     """One of the 27 tile kinds. Instances are shared: ``Tile.from_str("5p") is Tile(13)``."""
 
-    __slots__ = ("index",)
+    __slots__ = ("index", "key_weight")
     _cache: ClassVar[list[Tile]] = []
     index: int
+    #: What this tile adds to a packed key (:data:`KEY_BITS`): the evaluator sums a hand's keys, builds none.
+    key_weight: int
 
     def __new__(cls, index: int) -> Tile:
         if cls._cache:
@@ -84,6 +90,7 @@ class Tile:
             return cls._cache[index]
         self = super().__new__(cls)
         object.__setattr__(self, "index", index)
+        object.__setattr__(self, "key_weight", POW5[index % 9] << (KEY_BITS * (index // 9)))
         return self
 
     def __setattr__(self, name: str, value: object) -> None:

@@ -6,9 +6,9 @@ Two doors onto the same tables (``tables.py``):
   concealed tiles (Tiles, indices, notation strings, or one string like ``"123m456p"``) and the player's melds,
   checks sizes and copies, and answers with :class:`Tile` values;
 * the **int API** (``shanten_keys``, ``is_winning_keys``, ``waits_counts``; ``shanten_batch`` and
-  ``waits_batch`` over numpy arrays of many hands) takes the three per-suit base-5 keys of the concealed tiles
-  (or 27 counts), the number of melds and a bitmask of the suits that hold a meld. It converts and checks
-  nothing: the engine and bots keep keys up to date as tiles move, and call it in hot loops.
+  ``waits_batch`` over numpy arrays of many hands, in ``batch.py``) takes the three per-suit base-5 keys of the
+  concealed tiles (or 27 counts), the number of melds and a bitmask of the suits that hold a meld. It converts
+  and checks nothing: the engine and bots keep keys up to date as tiles move, and call it in hot loops.
 
 Every function takes an optional void suit (``void=``: "m"/"p"/"s" or 0/1/2 in the tile-list API, 0..2 or -1
 in the int API) for 定缺, when the void is declared rather than chosen by play.
@@ -40,13 +40,11 @@ from dataclasses import dataclass
 from operator import mul
 from typing import Final, NoReturn
 
-import numpy as np
-import numpy.typing as npt
-
 from sichuan_mahjong.hand import tables as _tables
 from sichuan_mahjong.hand.melds import Meld
 from sichuan_mahjong.tiles import (
     ALL_TILES,
+    KEY_BITS,
     NUM_KINDS,
     SUITS,
     Tile,
@@ -66,13 +64,11 @@ __all__ = [
     "is_winning",
     "is_winning_keys",
     "shanten",
-    "shanten_batch",
     "shanten_keys",
     "shanten_seven_pairs",
     "shanten_standard",
     "useful_tiles",
     "waits",
-    "waits_batch",
     "waits_counts",
 ]
 
@@ -91,15 +87,15 @@ _POW5: Final = tuple(5**r for r in range(9))
 # machine-size int in the compiled build (no big-int arithmetic per tile). A fifth copy shows as a tile count
 # short of the hand's (below); with at most :data:`_PACKED_MOST` tiles that holds even where a suit's sum runs
 # over into the next field (checked exhaustively, tests/test_hand_analysis.py); longer lists are counted exactly.
-_FIELD: Final = 21
+_FIELD: Final = KEY_BITS
 _PACKED_MOST: Final = 14
 _MASK: Final = (1 << _FIELD) - 1
-_WEIGHT: Final = tuple(_POW5[i % 9] << (_FIELD * (i // 9)) for i in range(NUM_KINDS))
+_WEIGHT: Final = tuple(t.key_weight for t in ALL_TILES)
 _WEIGHT_OF_INT: Final = dict(enumerate(_WEIGHT))
 # Tiles held in each suit key: a fifth copy carries into the next digit and makes the sum come out short.
 _FIELD2: Final = 2 * _FIELD
 # Kept suits (a, b) for each void suit v.
-_KEPT: Final = ((1, 2), (0, 2), (0, 1))
+_KEPT: Final = _tables.KEPT
 
 
 class HandSizeError(ValueError):
@@ -249,86 +245,6 @@ def _waits(
     return out
 
 
-def waits_batch(
-    counts: npt.ArrayLike,
-    n_melds: int | npt.ArrayLike = 0,
-    meld_suits: int | npt.ArrayLike = 0,
-    void: int | npt.ArrayLike = -1,
-    meld_counts: npt.ArrayLike | None = None,
-) -> npt.NDArray[np.bool_]:
-    """Waits of many 13 - 3k hands at once: ``counts`` shape (N, 27) -> bool (N, 27), True where the tile wins.
-
-    Other arguments as in :func:`waits_counts`, scalars or one value per hand (``meld_counts`` shape (N, 27)).
-    """
-    c = np.asarray(counts, dtype=np.int64)
-    if c.ndim != 2 or c.shape[1] != NUM_KINDS:
-        raise ValueError(f"counts must have shape (N, 27), got {c.shape}")
-    keys = c.reshape(-1, 3, 9) @ np.array(_POW5, dtype=np.int64)
-    cls = _tables.SUIT_CLASS[keys].astype(np.int32)
-    n = np.asarray(n_melds, dtype=np.int32)
-    ms = np.asarray(meld_suits)
-    vd = np.asarray(void)
-    held = c if meld_counts is None else c + np.asarray(meld_counts, dtype=np.int64)
-    allowed = [~((ms >> v) & 1).astype(bool) & ((vd < 0) | (vd == v)) for v in range(3)]
-    table = _tables.COMBINED_NP
-    width = _tables.N_CLASSES * 5
-    out = np.zeros(c.shape, dtype=bool)
-    for suit in range(3):
-        for r in range(9):
-            tile = 9 * suit + r
-            room = c[:, tile] < 4
-            grown = _tables.SUIT_CLASS[np.where(room, keys[:, suit] + _POW5[r], keys[:, suit])].astype(np.int32)
-            win = np.zeros(len(c), dtype=bool)
-            for v in range(3):
-                if v == suit:
-                    continue  # a tile of the void suit is dead: it cannot complete the hand
-                other = 3 - suit - v
-                a, b = (grown, cls[:, other]) if suit < other else (cls[:, other], grown)
-                win |= (table[a * width + b * 5 + n] == 0) & allowed[v]
-            out[:, tile] = win & (held[:, tile] < 4)
-    return out
-
-
-IntArray = npt.NDArray[np.integer]
-
-
-def shanten_batch(
-    keys: npt.ArrayLike,
-    n_melds: int | npt.ArrayLike = 0,
-    meld_suits: int | npt.ArrayLike = 0,
-    void: int | npt.ArrayLike = -1,
-) -> npt.NDArray[np.int8]:
-    """Shanten of many hands at once: ``keys`` shape (N, 3); the other arguments scalars or shape (N,).
-
-    Same meaning as :func:`shanten_keys` (seven pairs where ``n_melds == 0``); returns int8 of shape (N,).
-    """
-    k = np.asarray(keys)
-    if k.ndim != 2 or k.shape[1] != 3:
-        raise ValueError(f"keys must have shape (N, 3), got {k.shape}")
-    cls = _tables.SUIT_CLASS[k]
-    row = cls.astype(np.int32)
-    row *= _tables.N_CLASSES * 5
-    col = cls.astype(np.int32)
-    col *= 5
-    n = np.asarray(n_melds, dtype=np.int32)
-    table = _tables.COMBINED_NP
-    ms = np.asarray(meld_suits)
-    vd = np.asarray(void)
-    restricted = bool(ms.any()) or bool((vd >= 0).any())
-    best = np.full(len(k), _CAP, dtype=np.uint8)
-    for v, (a, b) in enumerate(_KEPT):
-        idx = row[:, a] + col[:, b]
-        idx += n
-        d = table[idx]
-        if restricted:
-            barred = ((ms >> v) & 1).astype(bool) | ((vd >= 0) & (vd != v))
-            d = np.where(barred, np.uint8(_CAP), d)
-        np.minimum(best, d, out=best)
-    out = best.astype(np.int8)
-    out -= 1
-    return out
-
-
 # ---------------------------------------------------------------------------------------------------------------
 # Tile-list API: conversion and checks at the edge.
 
@@ -381,11 +297,12 @@ def _pack(tiles: Iterable[TileLike] | str) -> tuple[int, int, int, int]:
     """
     if type(tiles) is not list:
         tiles = _as_sequence(tiles)
+    hand: list[Tile] = tiles  # type: ignore[assignment]
     packed = 0
     try:
-        for t in tiles:
-            packed += _WEIGHT[t.index]  # type: ignore[union-attr,index]
-    except (AttributeError, TypeError):  # not all Tiles (a str has an .index method, hence TypeError)
+        for t in hand:
+            packed += t.key_weight
+    except (AttributeError, TypeError):  # not all Tiles (compiled, TypeError)
         packed = _packed(tiles)
     n = len(tiles)
     if n > _PACKED_MOST:
@@ -459,16 +376,24 @@ def shanten(tiles: Iterable[TileLike] | str, melds: Sequence[Meld] = (), *, void
     The least of the standard form and (without melds) seven pairs. ``void`` forces the void suit (定缺).
     """
     # _pack and shanten_keys inlined, constants written out: the per-call path held to 100x `mahjong` (evaluator.py).
+    # Each tile adds its precomputed key_weight; 13 tiles (a hand between draws) are summed unrolled, a fifth less
+    # time than the loop in pure Python. Anything but Tiles (AttributeError; compiled, TypeError) takes _packed.
     if type(tiles) is not list:
         tiles = _as_sequence(tiles)
-    weight = _WEIGHT
-    packed = 0
+    n = len(tiles)
+    hand: list[Tile] = tiles  # type: ignore[assignment]
     try:
-        for t in tiles:
-            packed += weight[t.index]  # type: ignore[union-attr,index]
+        if n == 13:
+            t0, t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, t12 = hand
+            packed = t0.key_weight + t1.key_weight + t2.key_weight + t3.key_weight + t4.key_weight + t5.key_weight
+            packed += t6.key_weight + t7.key_weight + t8.key_weight + t9.key_weight + t10.key_weight + t11.key_weight
+            packed += t12.key_weight
+        else:
+            packed = 0
+            for t in hand:
+                packed += t.key_weight
     except (AttributeError, TypeError):
         packed = _packed(tiles)
-    n = len(tiles)
     if n > 14:  # _PACKED_MOST: never a hand; a fifth copy is named first, as for any list
         _exact_keys(tiles)
         _check_size("shanten", n, len(melds), (13, 14))

@@ -64,6 +64,8 @@ MAX_SUIT_TILES: Final = 14
 GOALS: Final = 10
 #: "Cannot win" (e.g. melds in all three suits). shanten = distance - 1, so this reads as shanten 99.
 DISTANCE_CAP: Final = 100
+#: The two suits kept, (a, b) with a < b, for each void suit v (缺一门): a pair table is read at row a, column b.
+KEPT: Final = ((1, 2), (0, 2), (0, 1))
 TABLE_PATH: Final = Path(__file__).with_name("suit_tables.npz")
 FORMAT_VERSION: Final = 1
 
