@@ -1,5 +1,6 @@
-"""The shapes of what the server sends about a hand, as JSON objects (docs/protocol.md): a seat's or a
-spectator's view, an event, the end of a hand. Plain Python, no web framework; :mod:`~sichuan_mahjong.server.wire`
+"""The shapes of what the server stores and sends: the database's tables (SQL that SQLite and PostgreSQL both
+run; :mod:`~sichuan_mahjong.server.store`), and as JSON objects (docs/protocol.md) a seat's or a spectator's
+view, an event, the end of a hand. Plain Python, no web framework; :mod:`~sichuan_mahjong.server.wire`
 encodes them into messages (and reads the client's), :mod:`~sichuan_mahjong.server.delivery` sends them.
 
 Tiles are strings (``"5p"``), seats ints 0..3, voids ``"m"``/``"p"``/``"s"``/None.
@@ -21,7 +22,38 @@ from sichuan_mahjong.game.events import TILE_TEXT
 from sichuan_mahjong.hand.melds import Meld
 from sichuan_mahjong.tiles import SUITS, Tile
 
-__all__ = ["event_json", "hand_over_message", "observation_json"]
+__all__ = ["TABLES", "event_json", "hand_over_message", "observation_json"]
+
+#: A room is its settings, seats, spectators and accepted answers: the match is rebuilt from them by replay.
+TABLES = """
+CREATE TABLE IF NOT EXISTS rooms (
+    code TEXT PRIMARY KEY,
+    settings TEXT NOT NULL,
+    created REAL NOT NULL,
+    closed TEXT
+);
+CREATE TABLE IF NOT EXISTS seats (
+    code TEXT NOT NULL,
+    seat INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    token TEXT,
+    bot TEXT,
+    auto INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (code, seat)
+);
+CREATE TABLE IF NOT EXISTS spectators (
+    code TEXT NOT NULL,
+    token TEXT NOT NULL PRIMARY KEY
+);
+CREATE TABLE IF NOT EXISTS answers (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    code TEXT NOT NULL,
+    hand INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    action TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS answers_by_room ON answers (code, id);
+"""
 
 
 def _tiles(tiles: Iterable[Tile]) -> list[str]:
