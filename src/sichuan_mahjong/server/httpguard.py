@@ -32,12 +32,25 @@ from sichuan_mahjong.server.limits import SOURCE, client_key
 __all__ = ["GuardedH11Protocol", "GuardedWebSocketsProtocol", "guarded_h11"]
 
 
-class GuardedH11Protocol(H11Protocol):
+class _Sourced(asyncio.Protocol):
+    """Before the protocol class it is mixed into: lines logged while a connection's data is handled name its
+    source (:data:`SOURCE`), the peer's address as :meth:`connection_made` set it."""
+
+    _source: str = "-"
+
+    def data_received(self, data: bytes) -> None:
+        token = SOURCE.set(self._source)
+        try:
+            super().data_received(data)
+        finally:
+            SOURCE.reset(token)
+
+
+class GuardedH11Protocol(_Sourced, H11Protocol):
     """uvicorn's h11 protocol with a deadline for each request to arrive whole (:func:`guarded_h11` sets it)."""
 
     request_timeout: float = 10.0
     _deadline: asyncio.TimerHandle | None = None
-    _source: str = "-"
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
@@ -56,13 +69,6 @@ class GuardedH11Protocol(H11Protocol):
         if self.conn.their_state in (h11.IDLE, h11.SEND_BODY):  # headers or body still coming
             self.transport.close()
 
-    def data_received(self, data: bytes) -> None:
-        token = SOURCE.set(self._source)
-        try:
-            super().data_received(data)
-        finally:
-            SOURCE.reset(token)
-
     def on_response_complete(self) -> None:
         if not self.transport.is_closing():
             self._arm()
@@ -80,21 +86,12 @@ def guarded_h11(request_timeout: float) -> type[GuardedH11Protocol]:
     return type("GuardedH11Protocol", (GuardedH11Protocol,), {"request_timeout": request_timeout})
 
 
-class GuardedWebSocketsProtocol(WebSocketsSansIOProtocol):
+class GuardedWebSocketsProtocol(_Sourced, WebSocketsSansIOProtocol):
     """uvicorn's websockets-sansio protocol: invalid UTF-8 closes with 1007 and one line; logs know the source."""
-
-    _source: str = "-"
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         super().connection_made(transport)
         self._source = client_key(self.client[0] if self.client else None)
-
-    def data_received(self, data: bytes) -> None:
-        token = SOURCE.set(self._source)
-        try:
-            super().data_received(data)
-        finally:
-            SOURCE.reset(token)
 
     def keepalive_timeout(self) -> None:
         sock = self.transport.get_extra_info("socket")

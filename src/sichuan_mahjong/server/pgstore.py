@@ -18,7 +18,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from sichuan_mahjong.server.store import _SCHEMA, PLAYER_SCHEMA, RoomStore, StoreError
+from sichuan_mahjong.server.schema import TABLES
+from sichuan_mahjong.server.store import PLAYER_SCHEMA, RoomStore, StoreError
 
 if TYPE_CHECKING:
     import psycopg
@@ -29,7 +30,7 @@ __all__ = ["PG_SCHEMA", "PgStore", "check_postgres", "redact"]
 #: (PostgreSQL's ``REAL`` is 4 bytes and would round a room's creation time to minutes).
 #: The players' tables (``PLAYER_SCHEMA``) are plain SQL that both run.
 PG_SCHEMA = (
-    _SCHEMA.replace("INTEGER PRIMARY KEY AUTOINCREMENT", "BIGSERIAL PRIMARY KEY").replace("REAL", "DOUBLE PRECISION")
+    TABLES.replace("INTEGER PRIMARY KEY AUTOINCREMENT", "BIGSERIAL PRIMARY KEY").replace("REAL", "DOUBLE PRECISION")
     + PLAYER_SCHEMA
 )
 _SCHEMA_LOCK = 0x5C4D4A  # an advisory lock: processes starting together create the tables one at a time

@@ -17,9 +17,8 @@ copying what the last passive checkpoint left (a second's writes) and syncing: t
 loop the WAL costs, once per ``wal_max`` bytes written.
 
 The same thread keeps a *mark* beside the database (``server.db.mark``): how many rooms and answers it held,
-rewritten (fsync, then rename) when they change. At start-up :func:`check_database` compares the database
-with it, so a WAL cut or damaged by hand, or a power cut, that lost accepted answers is reported instead of
-passing in silence, and a database found empty or missing where the mark says rooms were is refused.
+rewritten (fsync, then rename) when they change; :mod:`~sichuan_mahjong.server.dbcheck` checks the database
+against it at start-up (re-exported here).
 
 :class:`RoomStore` is what the server needs of a database; :class:`Store` (SQLite, this module) and
 :class:`~sichuan_mahjong.server.pgstore.PgStore` (PostgreSQL, for several server processes on one database)
@@ -42,6 +41,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from sichuan_mahjong.server.dbcheck import StoreError, check_database, counts, mark_path
+from sichuan_mahjong.server.schema import TABLES
+
 __all__ = [
     "DEFAULT_WAL_MAX",
     "PLAYER_SCHEMA",
@@ -63,46 +65,6 @@ log = logging.getLogger("sichuan_mahjong.server")
 #: The WAL's ceiling in bytes (``scmj serve --wal-max``): a write that finds the file larger first truncates it.
 DEFAULT_WAL_MAX = 32 << 20
 
-
-class StoreError(ValueError):
-    """The database cannot be served: the message says what is wrong and what to do."""
-
-
-def mark_path(db: str | Path) -> Path:
-    """The mark kept beside database ``db``: ``server.db.mark`` for ``server.db``."""
-    p = Path(db)
-    return p.with_name(p.name + ".mark")
-
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS rooms (
-    code TEXT PRIMARY KEY,
-    settings TEXT NOT NULL,
-    created REAL NOT NULL,
-    closed TEXT
-);
-CREATE TABLE IF NOT EXISTS seats (
-    code TEXT NOT NULL,
-    seat INTEGER NOT NULL,
-    name TEXT NOT NULL,
-    token TEXT,
-    bot TEXT,
-    auto INTEGER NOT NULL DEFAULT 0,
-    PRIMARY KEY (code, seat)
-);
-CREATE TABLE IF NOT EXISTS spectators (
-    code TEXT NOT NULL,
-    token TEXT NOT NULL PRIMARY KEY
-);
-CREATE TABLE IF NOT EXISTS answers (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    code TEXT NOT NULL,
-    hand INTEGER NOT NULL,
-    seat INTEGER NOT NULL,
-    action TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS answers_by_room ON answers (code, id);
-"""
 
 # ---- players (issue 39): identity without accounts. Plain SQL that SQLite and PostgreSQL both run; the only
 # schema this feature adds. A player id is a random string the browser keeps (localStorage); ``players`` maps it
@@ -302,7 +264,7 @@ class Store(RoomStore):
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute("PRAGMA wal_autocheckpoint=0")  # checkpoints run in start_checkpoints' thread
         self._db.execute(f"PRAGMA journal_size_limit={int(wal_max)}")  # a WAL restarted by a writer shrinks to it
-        self._db.executescript(_SCHEMA + PLAYER_SCHEMA)
+        self._db.executescript(TABLES + PLAYER_SCHEMA)
         self._stop = threading.Event()
         self._checkpointer: threading.Thread | None = None
         self._checkpointing = threading.Lock()  # one checkpoint at a time: the thread's or the writer's
@@ -360,7 +322,7 @@ class Store(RoomStore):
         """Record beside the database how many rooms and answers it holds (committed ones), when that changed."""
         if self.path == ":memory:":
             return
-        now = _counts(db or self._db)
+        now = counts(db or self._db)
         if now == self._marked:
             return
         mark = mark_path(self.path)
@@ -412,87 +374,6 @@ def _room_row(code: str, settings: object, created: float) -> RoomRow:
     if not isinstance(parsed, dict):
         return RoomRow(code, {}, created, damage=f"its settings are not a JSON object: {str(settings)[:60]!r}")
     return RoomRow(code, parsed, created)
-
-
-def _counts(db: sqlite3.Connection) -> tuple[int, int]:
-    """(rooms, answers) ever stored: the highest row ids (rows are never deleted)."""
-    rooms = db.execute("SELECT coalesce(max(rowid), 0) FROM rooms").fetchone()[0]
-    answers = db.execute("SELECT coalesce(max(id), 0) FROM answers").fetchone()[0]
-    return int(rooms), int(answers)
-
-
-def _read_mark(db: Path) -> dict[str, Any] | None:
-    mark = mark_path(db)
-    try:
-        data = json.loads(mark.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return None
-    except (OSError, ValueError) as exc:
-        log.warning("%s cannot be read (%s): the start-up check goes on without it", mark, exc)
-        return None
-    if not isinstance(data, dict) or not all(isinstance(data.get(k), int) for k in ("rooms", "answers")):
-        log.warning("%s is not a mark this server wrote: the start-up check goes on without it", mark)
-        return None
-    return data
-
-
-def check_database(path: str | Path) -> None:
-    """The start-up check of ``scmj serve`` (docs/protocol.md, "Crash safety"): a StoreError saying what is wrong
-    and what to do when the database cannot be served, a warning in the log when it lost accepted answers.
-
-    * missing or empty (0 bytes): a new database, said in the log, unless its mark says it held rooms: refused;
-    * damaged (SQLite's ``quick_check``, or a table that cannot be read): refused;
-    * fewer rooms or answers than its mark recorded (a WAL cut or damaged by hand, a power cut): a warning, and
-      the rooms resume from what is left. A room whose own row is damaged is closed when rooms are restored.
-    """
-    db = Path(path)
-    mark = _read_mark(db)
-    mark_file = mark_path(db)
-    size = db.stat().st_size if db.exists() else None
-    if not size:
-        what = "does not exist" if size is None else "is an empty file (0 bytes)"
-        if mark is not None and (mark["rooms"] or mark["answers"]):
-            raise StoreError(
-                f"the database {db} {what}, but it held {mark['rooms']} room(s) and {mark['answers']} answer(s) "
-                f"at {mark.get('time', '?')} ({mark_file}): restore it from a backup, or move {mark_file} aside "
-                "to start with no rooms"
-            )
-        if size == 0:
-            log.warning("the database %s is an empty file (0 bytes): it starts as a new database, no rooms", db)
-        return
-    try:  # read-only: closing it does not checkpoint a WAL into a file that may be damaged
-        conn = sqlite3.connect(f"{db.resolve().as_uri()}?mode=ro", uri=True)
-    except sqlite3.Error as exc:
-        raise StoreError(f"the database {db} cannot be opened ({exc}): check its permissions") from None
-    try:
-        rows = [str(r[0]) for r in conn.execute("PRAGMA quick_check(5)")]
-        if rows != ["ok"]:
-            raise _damaged(db, "; ".join(rows))
-        for table in ("rooms", "seats", "spectators", "answers"):  # every row the restore reads
-            for _ in conn.execute(f"SELECT * FROM {table}"):
-                pass
-        rooms, answers = _counts(conn)
-    except sqlite3.DatabaseError as exc:
-        raise _damaged(db, str(exc)) from None
-    finally:
-        conn.close()
-    if mark is not None and (rooms < mark["rooms"] or answers < mark["answers"]):
-        log.warning(
-            "the database %s holds %d room(s) and %d answer(s), but %s recorded %d and %d at %s: %d accepted "
-            "answer(s) and %d room(s) are lost (its WAL %s-wal was cut or damaged, or the machine lost power "
-            "before a checkpoint); the rooms resume from what is left",
-            db, rooms, answers, mark_file, mark["rooms"], mark["answers"], mark.get("time", "?"),
-            max(0, mark["answers"] - answers), max(0, mark["rooms"] - rooms), db,
-        )  # fmt: skip
-
-
-def _damaged(db: Path, detail: str) -> StoreError:
-    return StoreError(
-        f"the database {db} is damaged ({detail}); the server does not start on it. Stop any server using it, "
-        f"then restore {db} from a backup, or move {db} and any {db.name}-wal, {db.name}-shm and "
-        f"{mark_path(db).name} beside it aside to start with no rooms (`sqlite3 {db} .recover` may save what is "
-        "still readable)"
-    )
 
 
 def is_postgres(db: str | Path) -> bool:

@@ -1,16 +1,12 @@
-"""The web table's messages as JSON objects (docs/protocol.md): plain Python, no web framework, so the server,
-its tests, a benchmark client or a page's test harness all build and read the same shapes.
+"""The web table's messages as JSON objects and text (docs/protocol.md): plain Python, no web framework, so the
+server, its tests, a benchmark client or a page's test harness all build and read the same shapes.
 
-Everything a seat receives is built here from that seat's :class:`~sichuan_mahjong.game.Observation` and its
-filtered events (docs/rules.md R12); a spectator's from :func:`~sichuan_mahjong.game.view.public_view` and
-:func:`~sichuan_mahjong.game.view.public_event`. Tiles are strings (``"5p"``), seats ints 0..3, voids
-``"m"``/``"p"``/``"s"``/None.
+Everything a seat receives is built from that seat's :class:`~sichuan_mahjong.game.Observation` and its
+filtered events (docs/rules.md R12); a spectator's from the public view and
+:func:`~sichuan_mahjong.game.view.public_event`. The JSON of a view, an event and a hand's end is
+:mod:`~sichuan_mahjong.server.schema`'s (re-exported here); this module encodes messages from them, once per
+moment, and reads the client's.
 
->>> from sichuan_mahjong.game import Game
->>> game = Game(seed=1)
->>> view = observation_json(game.view(3))
->>> view["seat"], view["phase"], len(view["hand"]), view["drawn"] is not None
-(3, 'play', 13, True)
 >>> parse_client('{"type": "act", "action": "discard 5p", "seq": 4}')
 ClientMessage(type='act', action='discard 5p', seq=4, on=None, token=None, phrase=None)
 >>> parse_client('{"type": "act", "seq": 4}')
@@ -26,15 +22,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from sichuan_mahjong.describe import payment_reason
-from sichuan_mahjong.game import Action, Event, Game, Observation
-from sichuan_mahjong.game.events import TILE_TEXT
+from sichuan_mahjong.game import Action, Event, Observation
 from sichuan_mahjong.game.view import WinView
 from sichuan_mahjong.hand.melds import Meld
 from sichuan_mahjong.hints import discard_waits, ready_waits
 from sichuan_mahjong.rules import Rules
 from sichuan_mahjong.server.limits import depth_error
 from sichuan_mahjong.server.phrases import PHRASES
+from sichuan_mahjong.server.schema import event_json, hand_over_message, observation_json
 from sichuan_mahjong.tiles import SUITS, Tile
 
 __all__ = [
@@ -140,82 +135,6 @@ def parse_client(text: str | bytes) -> ClientMessage:
 # ------------------------------------------------------------------------------------------------ views
 
 
-def _tiles(tiles: Iterable[Tile]) -> list[str]:
-    return [TILE_TEXT[t.index] for t in tiles]
-
-
-def _meld(meld: Meld) -> dict[str, str]:
-    return {"kind": meld.kind.value, "tile": TILE_TEXT[meld.tile_index]}
-
-
-def _void(v: int | None) -> str | None:
-    return None if v is None else SUITS[v]
-
-
-def observation_json(
-    view: Observation, rules: Mapping[str, object] | None = None, public: Mapping[str, Any] | None = None
-) -> dict[str, Any]:
-    """A view as JSON, field names as in :class:`Observation`; ``seat`` is None for a spectator's public view.
-
-    ``rules`` is ``view.rules.to_dict()`` when the caller has it at hand (a room computes it once). ``public``
-    is this function's JSON of the public view of the same moment: only the seat's own fields are then built
-    (its tiles, its melds and kong count, its exchange and 过水 lock), the rest is shared.
-    """
-    exchanged = view.exchanged
-    if public is not None and view.seat >= 0:
-        me = view.seat
-        melds = list(public["melds"])
-        melds[me] = [_meld(m) for m in view.melds[me]]
-        hidden = list(public["hidden_kongs"])
-        hidden[me] = view.hidden_kongs[me]
-        return {
-            **public,
-            "seat": me,
-            "hand": _tiles(view.hand),
-            "drawn": None if view.drawn is None else TILE_TEXT[view.drawn.index],
-            "melds": melds,
-            "hidden_kongs": hidden,
-            "exchanged": None
-            if exchanged is None
-            else {"given": _tiles(exchanged[0]), "received": _tiles(exchanged[1])},
-            "pass_lock": view.pass_lock,
-        }
-    return {
-        "seat": view.seat if view.seat >= 0 else None,
-        "dealer": view.dealer,
-        "base": view.base,
-        "phase": view.phase,
-        "turn": view.turn,
-        "pending_tile": None if view.pending_tile is None else str(view.pending_tile),
-        "hand": _tiles(view.hand),
-        "drawn": None if view.drawn is None else str(view.drawn),
-        "melds": [[_meld(m) for m in melds] for melds in view.melds],
-        "hidden_kongs": list(view.hidden_kongs),
-        "concealed_counts": list(view.concealed_counts),
-        "discards": [_tiles(river) for river in view.discards],
-        "wall_count": view.wall_count,
-        "scores": list(view.scores),
-        "wins": [
-            {
-                "seat": w.seat,
-                "tile": str(w.tile),
-                "from_seat": w.from_seat,
-                "robbed_kong": w.robbed_kong,
-                "fan": w.fan,
-                "shared": w.shared,
-            }
-            for w in view.wins
-        ],
-        "voids": [_void(v) for v in view.voids],
-        "ready": list(view.ready),
-        "active": list(view.active),
-        "exchanged": None if exchanged is None else {"given": _tiles(exchanged[0]), "received": _tiles(exchanged[1])},
-        "is_over": view.is_over,
-        "pass_lock": view.pass_lock,
-        "rules": dict(rules) if rules is not None else view.rules.to_dict(),
-    }
-
-
 def _tile(text: str | None) -> Tile | None:
     return None if text is None else Tile.from_str(text)
 
@@ -271,11 +190,6 @@ def observation_from_json(view: Mapping[str, Any], legal: Sequence[str] = ()) ->
         raise WireError(f"malformed: a view needs the field {exc.args[0]!r}") from None
     except (TypeError, ValueError, AttributeError) as exc:
         raise WireError(f"malformed view: {exc}") from None
-
-
-def event_json(event: Event) -> dict[str, Any]:
-    """An (already filtered) event as ``{"type", "seat", "data"}``."""
-    return {"type": event.type, "seat": event.seat, "data": dict(event.data)}
 
 
 def hints_json(view: Observation) -> dict[str, Any]:
@@ -334,48 +248,6 @@ def view_message(
         "events": [event_json(e) for e in events],
         "room": room,
         "hints": hints,
-    }
-
-
-def hand_over_message(game: Game, hand_no: int, room: Mapping[str, Any]) -> dict[str, Any]:
-    """The end of a hand, for everyone: money with its reasons in zh and en, every hand laid open, the wins.
-
-    Once a hand is over every concealed tile may be shown (the 结算 panel), so ``hands`` and ``melds`` hold all
-    four seats' tiles, concealed kongs included.
-    """
-    result = game.result
-    views = [game.view(s) for s in range(4)]
-    return {
-        "type": "hand_over",
-        "hand_no": hand_no,
-        "result": {
-            "deltas": list(result.deltas),
-            "payments": [
-                {
-                    **p.to_dict(),
-                    "words": {"zh": payment_reason(p.reason, "zh"), "en": payment_reason(p.reason, "en")},
-                }
-                for p in result.payments
-            ],
-            "hands": [_tiles(v.tiles) for v in views],
-            "melds": [[_meld(m) for m in views[s].melds[s]] for s in range(4)],
-            "wins": [
-                {
-                    "seat": w.seat,
-                    "tile": str(Tile(w.tile)),
-                    "from_seat": w.from_seat,
-                    "robbed_kong": w.robbed_kong,
-                    "fan": w.score.fan,
-                    "patterns": [{"id": p.id, "zh": p.zh, "en": p.en, "fan": p.fan} for p in w.score.patterns],
-                }
-                for w in result.wins
-            ],
-            "ready": list(result.ready),
-            "active": list(views[0].active),
-            "reason": result.reason,
-            "next_dealer": result.next_dealer,
-        },
-        "room": room,
     }
 
 
