@@ -33,10 +33,12 @@ import tempfile
 from pathlib import Path
 
 SRC = Path(__file__).resolve().parent.parent / "src"
-# The hot path of a hand: the engine, the hand analysis under it, the RL environments' plane tracker and mask,
-# the bots' pricing (the master's play-outs are four experts: 1.5 to 2 times as fast compiled). Not
-# game/events.py: a compiled frozen dataclass cannot be deep-copied. Not scoring.py: compiled, its public calls
-# would answer a wrongly typed argument with mypyc's TypeError instead of the ValueError naming it.
+# The hot path of a hand: the engine, the hand analysis under it and its Tile (a native class: the tile-list
+# door reads each Tile's key_weight from its struct, about 5 times as fast as from a Python object), the RL
+# environments' plane tracker and mask, the bots' pricing (the master's play-outs are four experts: 1.5 to 2 times
+# as fast compiled). Not game/events.py: a compiled frozen dataclass cannot be deep-copied. Not scoring.py:
+# compiled, its public calls would answer a wrongly typed argument with mypyc's TypeError instead of the
+# ValueError naming it.
 MODULES = (
     "sichuan_mahjong/game/state.py",
     "sichuan_mahjong/game/turns.py",
@@ -44,6 +46,7 @@ MODULES = (
     "sichuan_mahjong/game/options.py",
     "sichuan_mahjong/game/board.py",
     "sichuan_mahjong/hand/analysis.py",
+    "sichuan_mahjong/tiles.py",
     "sichuan_mahjong/rl/tracker.py",
     "sichuan_mahjong/rl/layout.py",
     "sichuan_mahjong/rl/spaces.py",

@@ -22,6 +22,7 @@ ENGINE = (
     "sichuan_mahjong.game.options",
     "sichuan_mahjong.game.board",
     "sichuan_mahjong.hand.analysis",
+    "sichuan_mahjong.tiles",
     "sichuan_mahjong.rl.tracker",
     "sichuan_mahjong.rl.layout",
     "sichuan_mahjong.rl.spaces",

@@ -13,8 +13,9 @@ Inside the package a tile is an ``int`` 0..26: characters (m) 0-8, dots (p) 9-17
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable, Sequence
-from typing import ClassVar, Final, Literal
+from typing import ClassVar, Final, Literal, SupportsIndex
 
 __all__ = [
     "KEY_BITS",
@@ -83,14 +84,15 @@ class Tile:
     #: What this tile adds to a packed key (:data:`KEY_BITS`): the evaluator sums a hand's keys, builds none.
     key_weight: int
 
-    def __new__(cls, index: int) -> Tile:
+    def __new__(cls, index: SupportsIndex) -> Tile:
+        i = index if type(index) is int else operator.index(index)  # a numpy integer too (compiled, int only)
         if cls._cache:
-            if not 0 <= index < NUM_KINDS:
-                raise ValueError(f"tile index must be 0..26, got {index}")
-            return cls._cache[index]
+            if not 0 <= i < NUM_KINDS:
+                raise ValueError(f"tile index must be 0..26, got {i}")
+            return cls._cache[i]
         self = super().__new__(cls)
-        object.__setattr__(self, "index", index)
-        object.__setattr__(self, "key_weight", POW5[index % 9] << (KEY_BITS * (index // 9)))
+        object.__setattr__(self, "index", i)
+        object.__setattr__(self, "key_weight", POW5[i % 9] << (KEY_BITS * (i // 9)))
         return self
 
     def __setattr__(self, name: str, value: object) -> None:
