@@ -1,31 +1,26 @@
 """The web table's HTTP and websocket endpoints (docs/protocol.md), on Starlette.
 
-This module only carries messages: it checks each request and frame (size, JSON, rate, strikes, the limits
-per client address of :mod:`sichuan_mahjong.server.limits`) and hands it to the lobby or the room. Each
-connection has its own outbox drained by its own task, so a slow client never holds up a room.
+This module only carries messages: it routes each request (checked by :mod:`~sichuan_mahjong.server.requests`,
+within the limits per client address of :mod:`~sichuan_mahjong.server.limits`) to the lobby, and each
+websocket to :mod:`~sichuan_mahjong.server.sockets`, which hands its frames to the room.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
-import time
-from collections import deque
-from collections.abc import AsyncIterator, Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any, Final
+from typing import Final
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
-from starlette.requests import ClientDisconnect, HTTPConnection, Request
+from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
-from starlette.types import ASGIApp, Receive, Scope, Send
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocket
 
 from sichuan_mahjong.rules import PRESETS
 from sichuan_mahjong.server import botpool
@@ -33,208 +28,30 @@ from sichuan_mahjong.server.botpool import pool_for
 from sichuan_mahjong.server.cluster import Cluster, ClusterOptions, Gate
 from sichuan_mahjong.server.gcpolicy import FullCollections, scheduled_full_collections
 from sichuan_mahjong.server.history import history_routes
-from sichuan_mahjong.server.limits import (
-    SOURCE,
-    AddressGate,
-    AddressLimits,
-    LimitExceededError,
-    SourceLogLimit,
-    TokenBucket,
-    client_key,
-    depth_error,
-    text_error,
-)
+from sichuan_mahjong.server.limits import AddressGate, AddressLimits, LimitExceededError, SourceLogLimit
 from sichuan_mahjong.server.lobby import Lobby, RequestError
+from sichuan_mahjong.server.requests import (
+    SourceMiddleware,
+    client_address,
+    error_response,
+    json_body,
+    limited_response,
+)
 from sichuan_mahjong.server.reviews import Reviews
-from sichuan_mahjong.server.room import Room, ServerOptions
+from sichuan_mahjong.server.room import ServerOptions
+from sichuan_mahjong.server.sockets import CLOSE_TRY_LATER, Limits, Timings, serve_socket
 from sichuan_mahjong.server.store import open_store
-from sichuan_mahjong.server.wire import ClientMessage, WireError, dumps, error_message, parse_client
+from sichuan_mahjong.server.wire import dumps, error_message
 
 __all__ = ["Limits", "create_app"]
 
 log = logging.getLogger("sichuan_mahjong.server")
 
 STATIC: Final = Path(__file__).parent / "static"
-#: Close codes: bad or missing token (also after the authentication timeout) / too many bad frames / too slow /
-#: over a limit of the client's address (1013 "try again later": the page reconnects, backing off).
-CLOSE_AUTH: Final = 4401
-CLOSE_STRIKES: Final = 4400
-CLOSE_SLOW: Final = 4408
-CLOSE_TRY_LATER: Final = 1013
-MAX_BODY: Final = 8192
 _PLACEHOLDER: Final = (
     "<!doctype html><meta charset=utf-8><title>scmj serve</title>"
     "<p>The table's page is not installed; the API is at /api/rooms and /ws/{room}.</p>"
 )
-
-
-@dataclass(frozen=True, slots=True)
-class Limits:
-    """Per connection: ``rate`` messages a second with bursts of ``burst``; ``strikes`` malformed or refused-
-    for-rate frames before it is closed; ``auth_timeout`` seconds to send ``auth`` when the URL has no token;
-    ``outbox`` messages queued for a client that does not read before it is dropped."""
-
-    rate: float = 20.0
-    burst: float = 40.0
-    strikes: int = 5
-    auth_timeout: float = 5.0
-    outbox: int = 512
-
-
-class Timings:
-    """How long the server took over each client message (reading it to every resulting message queued), for
-    ``GET /healthz``: the server's own share of a player's wait, apart from the network and the machine."""
-
-    def __init__(self, keep: int = 20000) -> None:
-        self.durations: deque[float] = deque(maxlen=keep)
-
-    def summary(self) -> dict[str, float | int]:
-        d = sorted(self.durations)
-        if not d:
-            return {"n": 0}
-        return {
-            "n": len(d),
-            "p50_ms": round(d[len(d) // 2] * 1e3, 3),
-            "p99_ms": round(d[min(len(d) - 1, int(0.99 * len(d)))] * 1e3, 3),
-            "max_ms": round(d[-1] * 1e3, 3),
-        }
-
-
-class WsClient:
-    """A websocket as a room's :class:`~sichuan_mahjong.server.room.Client`: messages queue, a task sends.
-
-    The queue is bounded: a client that lets ``limit`` messages pile up (it does not read, so the socket's
-    buffers are full and the sender waits) is dropped: what it has not been sent is forgotten, ``on_drop``
-    frees its seat at once, and the close 4408 is sent as soon as the socket takes it (a client that reads
-    nothing at all loses the connection to the server's keepalive instead). Memory per connection is bounded
-    by the queue plus the socket's buffers."""
-
-    _CLOSE: Final = object()
-
-    def __init__(self, ws: WebSocket, limit: int, on_drop: Callable[[], None] | None = None) -> None:
-        self.ws = ws
-        self.queue: asyncio.Queue[object] = asyncio.Queue()
-        self.limit = limit
-        self.closed = False
-        self.dropped = False
-        self.on_drop = on_drop
-        self.task = asyncio.get_running_loop().create_task(self._drain())
-
-    def send(self, message: Mapping[str, Any] | str) -> None:
-        if self.closed:
-            return
-        if self.queue.qsize() >= self.limit:
-            self.drop(CLOSE_SLOW)
-            return
-        self.queue.put_nowait(message if isinstance(message, str) else dumps(message))
-
-    def drop(self, code: int) -> None:
-        """Too slow: stop sending, forget the queue, close with ``code`` once the socket can take a frame."""
-        if self.dropped:
-            return
-        self.closed = self.dropped = True
-        self.task.cancel()  # it waits for the socket to drain; the frame it was sending is out or never began
-        while not self.queue.empty():
-            self.queue.get_nowait()
-        self.queue.put_nowait((self._CLOSE, code))
-        self.task = asyncio.get_running_loop().create_task(self._drain())
-        if self.on_drop is not None:
-            self.on_drop()
-
-    def close(self, code: int) -> None:
-        if not self.closed:
-            self.closed = True
-            self.queue.put_nowait((self._CLOSE, code))
-
-    async def _drain(self) -> None:
-        ws = self.ws
-        try:
-            while True:
-                item = await self.queue.get()
-                if isinstance(item, tuple):
-                    await ws.close(item[1])
-                    return
-                await ws.send_text(str(item))
-        except Exception:  # the peer went away; the receive loop notices and detaches
-            self.closed = True
-
-
-async def _json_body(request: Request) -> dict[str, Any]:
-    """The body as a JSON object, read no further than :data:`MAX_BODY` bytes (a longer ``Content-Length`` is
-    refused before a byte is read); nesting and text are checked before anything reads them."""
-    too_big = RequestError(f"the request body may hold at most {MAX_BODY} bytes", 413)
-    length = request.headers.get("content-length", "0")
-    if not length.isdigit() or int(length) > MAX_BODY:
-        raise too_big
-    raw = bytearray()
-    try:
-        async for chunk in request.stream():
-            raw += chunk
-            if len(raw) > MAX_BODY:
-                raise too_big
-    except ClientDisconnect:
-        raise RequestError("the request body did not arrive") from None
-    if not raw.strip():
-        return {}
-    problem = depth_error(bytes(raw))
-    if problem is not None:
-        raise RequestError(f"the request body is {problem}")
-    try:
-        body = json.loads(raw)
-    except (ValueError, RecursionError):
-        raise RequestError("the request body is not JSON (UTF-8)") from None
-    if not isinstance(body, dict):
-        raise RequestError("the request body must be a JSON object")
-    _check_text(body, "")
-    return body
-
-
-def _check_text(value: object, path: str) -> None:
-    """Every string of a parsed body, keys too, must be text that can be stored and shown (names the field)."""
-    if isinstance(value, str):
-        problem = text_error(value)
-        if problem is not None:
-            raise RequestError(f'"{path or "body"}" {problem}')
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            problem = text_error(key)
-            if problem is not None:
-                raise RequestError(f'a key of "{path or "body"}" {problem}')
-            _check_text(item, f"{path}.{key}" if path else key)
-    elif isinstance(value, list):
-        for i, item in enumerate(value):
-            _check_text(item, f"{path}[{i}]")
-
-
-def _error(exc: RequestError) -> JSONResponse:
-    return JSONResponse({"error": str(exc)}, status_code=exc.status)
-
-
-def _limited(exc: LimitExceededError) -> JSONResponse:
-    """429 naming the limit (its ``scmj serve`` flag) with ``Retry-After``."""
-    return JSONResponse(
-        {"error": str(exc), "limit": exc.limit, "retry_after": exc.retry_after},
-        status_code=429,
-        headers={"Retry-After": str(exc.retry_after)},
-    )
-
-
-def _address(conn: HTTPConnection) -> str:
-    return client_key(conn.client.host if conn.client else None)
-
-
-class _Source:
-    """ASGI middleware: lines logged while serving a request or socket name its client (:data:`SOURCE`), the
-    address after ``--forwarded-allow-ips`` applied a proxy's ``X-Forwarded-For``."""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        client = scope.get("client")
-        if scope["type"] in ("http", "websocket") and client:
-            SOURCE.set(client_key(client[0]))
-        await self.app(scope, receive, send)
 
 
 def create_app(
@@ -324,44 +141,44 @@ def create_app(
 
     async def create_room(request: Request) -> Response:
         try:
-            key = _address(request)
+            key = client_address(request)
             gate.rooms.take(key)
-            body = await _json_body(request)
+            body = await json_body(request)
             async with making:
                 room, host = lobby().create(body, owner=key)
                 await asyncio.sleep(0)  # held over one turn: the next room is made in a later one
         except RequestError as exc:
-            return _error(exc)
+            return error_response(exc)
         except LimitExceededError as exc:
-            return _limited(exc)
+            return limited_response(exc)
         return JSONResponse({"room": room.code, "seat": host.seat, "token": host.token}, status_code=201)
 
     async def join(request: Request) -> Response:
         try:
-            gate.joins.take(_address(request))
-            row = lobby().join(request.path_params["room"], await _json_body(request))
+            gate.joins.take(client_address(request))
+            row = lobby().join(request.path_params["room"], await json_body(request))
         except RequestError as exc:
-            return _error(exc)
+            return error_response(exc)
         except LimitExceededError as exc:
-            return _limited(exc)
+            return limited_response(exc)
         return JSONResponse({"seat": row.seat, "token": row.token}, status_code=201)
 
     async def spectate(request: Request) -> Response:
         try:
-            gate.joins.take(_address(request))
-            await _json_body(request)
+            gate.joins.take(client_address(request))
+            await json_body(request)
             token = lobby().spectate(request.path_params["room"])
         except RequestError as exc:
-            return _error(exc)
+            return error_response(exc)
         except LimitExceededError as exc:
-            return _limited(exc)
+            return limited_response(exc)
         return JSONResponse({"token": token}, status_code=201)
 
     async def room_info(request: Request) -> Response:
         try:
-            gate.lookups.take(_address(request))
+            gate.lookups.take(client_address(request))
         except LimitExceededError as exc:
-            return _limited(exc)
+            return limited_response(exc)
         room = lobby().rooms.get(str(request.path_params["room"]).upper())
         if room is None:
             return JSONResponse({"error": f"no room {request.path_params['room']!r}"}, status_code=404)
@@ -374,7 +191,7 @@ def create_app(
         return HTMLResponse(_PLACEHOLDER)
 
     async def websocket(ws: WebSocket) -> None:
-        key = _address(ws)
+        key = client_address(ws)
         try:
             gate.connect(key)
         except LimitExceededError as exc:
@@ -385,7 +202,7 @@ def create_app(
                 await ws.close(CLOSE_TRY_LATER, f"{exc.limit}: retry in {exc.retry_after} s")
             return
         try:
-            await _serve_socket(ws, lobby(), limits, timings)
+            await serve_socket(ws, lobby(), limits, timings)
         finally:
             gate.disconnect(key)
 
@@ -396,13 +213,13 @@ def create_app(
         Route("/api/rooms/{room}", room_info),
         Route("/api/rooms/{room}/seats", join, methods=["POST"]),
         Route("/api/rooms/{room}/spectators", spectate, methods=["POST"]),
-        *history_routes(lobby, gate, _address, _error, _limited, reviews),
+        *history_routes(lobby, gate, client_address, error_response, limited_response, reviews),
         WebSocketRoute("/ws/{room}", websocket),
         Route("/", index),
     ]
     if STATIC.is_dir():
         routes.append(Mount("/", StaticFiles(directory=STATIC), name="static"))
-    middleware = [Middleware(_Source)]
+    middleware = [Middleware(SourceMiddleware)]
     if cluster is not None:
         middleware.append(Middleware(Gate, cluster=lambda: workers[0] if workers else None))
     return Starlette(routes=routes, lifespan=lifespan, middleware=middleware)
@@ -423,71 +240,3 @@ async def _flush_logs(log_limit: SourceLogLimit, every: float) -> None:
     while True:
         await asyncio.sleep(every)
         log_limit.flush()
-
-
-async def _authenticate(ws: WebSocket, lobby: Lobby, limits: Limits) -> tuple[Room, int | None, str] | None:
-    code = str(ws.path_params["room"])
-    token = ws.query_params.get("token")
-    if token is None:
-        try:
-            text = await asyncio.wait_for(ws.receive_text(), limits.auth_timeout)
-            message = parse_client(text)
-        except (TimeoutError, WireError, WebSocketDisconnect, KeyError, RuntimeError):
-            return None
-        if message.type != "auth":
-            return None
-        token = message.token
-    ticket = lobby.ticket(code, str(token))
-    if ticket is None:
-        return None
-    return lobby.rooms[ticket.room], ticket.seat, str(token)
-
-
-async def _serve_socket(ws: WebSocket, lobby: Lobby, limits: Limits, timings: Timings) -> None:
-    await ws.accept()
-    found = await _authenticate(ws, lobby, limits)
-    if found is None:
-        with contextlib.suppress(Exception):
-            await ws.send_text(json.dumps(error_message("auth", "unknown room or token")))
-            await ws.close(CLOSE_AUTH)
-        return
-    room, seat, token = found
-    client = WsClient(ws, limits.outbox)
-    conn = room.attach(client, seat)
-    client.on_drop = lambda: room.detach(conn)
-    if seat is None:
-        lobby.watch(token, 1)
-    bucket = TokenBucket(limits.rate, limits.burst)
-    strikes = 0
-    try:
-        while not client.closed:
-            frame = await ws.receive()
-            if frame["type"] == "websocket.disconnect":
-                break
-            message: ClientMessage | None = None
-            if not bucket.take():
-                client.send(error_message("rate", f"more than {limits.rate:g} messages a second; slow down"))
-            else:
-                try:
-                    message = parse_client(frame["text"] if frame.get("text") is not None else frame.get("bytes", b""))
-                except WireError as exc:
-                    client.send(error_message(exc.code, exc.message))
-            if message is None:
-                strikes += 1
-                if strikes >= limits.strikes:
-                    client.send(error_message("strikes", f"{strikes} bad messages: closing"))
-                    client.close(CLOSE_STRIKES)
-                continue
-            if message.type != "auth":
-                start = time.perf_counter()
-                room.handle(conn, message)
-                timings.durations.append(time.perf_counter() - start)
-    except WebSocketDisconnect:
-        pass
-    finally:
-        if seat is None:
-            lobby.watch(token, -1)
-        room.detach(conn)
-        client.close(1000)
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(client.task, 1.0)
