@@ -15,6 +15,7 @@ import httpx
 import pytest
 
 from sichuan_mahjong.record import load_hand
+from sichuan_mahjong.server.reviews import mark
 from webtable import Server, autoplay
 
 ALICE = "alice-0123456789abcdef"
@@ -132,7 +133,8 @@ def test_review_is_queued_then_cached(played: Any) -> None:
     assert review["seat"] == 0 and review["summary"]["hands"] == 1
     for d in review["decisions"]:
         assert set(d["reason"]) == {"zh", "en"} and d["options"] and d["master"]
-        assert d["mark"] == ("agreed" if d["loss"] == 0 else "small" if d["loss"] < 1 else "costly")
+        agreed = "agreed" if d["chosen"] == d["master"] else "unclear"
+        assert d["mark"] == (agreed if d["loss"] == 0 else "small" if d["loss"] < 1 else "costly")
     share = round(100 * review["summary"]["agreement"])
     assert review["line"]["zh"] == f"与大师一致 {share}%，每局损失 {review['summary']['loss_per_hand']:.1f} 分"
     cached = list((server.db.parent / "records").glob("*.review-seat0-k2.json"))
@@ -140,6 +142,15 @@ def test_review_is_queued_then_cached(played: Any) -> None:
     t0 = time.monotonic()
     assert server.post(path)[1] == out  # from the cache, at once
     assert time.monotonic() - t0 < 1
+
+
+def test_a_decision_without_a_clear_loss_is_not_marked_agreed() -> None:
+    """Another answer than the master's whose loss does not clear its noise is 无明显损失 (no clear loss), not
+    "agreed": agreement is the master's answer, as the summary counts it."""
+    d = {"chosen": "discard 3m", "master": "discard 5p", "loss": 0.0}
+    assert mark(d) == "unclear"
+    assert mark({**d, "master": "discard 3m"}) == "agreed"
+    assert mark({**d, "loss": 0.4}) == "small" and mark({**d, "loss": 2.5}) == "costly"
 
 
 def test_forget_me_deletes_the_ids_rows(played: Any) -> None:

@@ -29,9 +29,14 @@ def cache_path(record: Path, seat: int, samples: int) -> Path:
 COSTLY = 1.0
 
 
-def mark(loss: float) -> str:
-    """The page's mark of a decision: ``agreed`` (no loss that clears its noise), ``small`` or ``costly``."""
-    return "agreed" if loss <= 0 else "small" if loss < COSTLY else "costly"
+def mark(decision: dict[str, Any]) -> str:
+    """The page's mark of a decision (``to_dict(details=True)``): ``small`` or ``costly`` where its loss clears its
+    noise, else ``agreed`` where the seat answered as the master did, else ``unclear`` (无明显损失, no clear loss:
+    another answer than the master's, but the play-outs cannot tell it worse)."""
+    loss = float(decision["loss"])
+    if loss > 0:
+        return "small" if loss < COSTLY else "costly"
+    return "agreed" if decision["chosen"] == decision["master"] else "unclear"
 
 
 def summary_line(summary: dict[str, Any]) -> dict[str, str]:
@@ -49,7 +54,7 @@ def _review(record: str, seat: int, samples: int) -> None:
     path = Path(record)
     review = review_record(read_record(path), seat, samples=samples).to_dict(details=True)
     for d in review["decisions"]:
-        d["mark"] = mark(float(d["loss"]))
+        d["mark"] = mark(d)
     review["line"] = summary_line(review["summary"])
     out = cache_path(path, seat, samples)
     tmp = out.with_name(out.name + ".tmp")
