@@ -6,6 +6,10 @@ from __future__ import annotations
 
 import asyncio
 import random
+import shutil
+import sqlite3
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -142,6 +146,29 @@ def test_review_is_queued_then_cached(played: Any) -> None:
     t0 = time.monotonic()
     assert server.post(path)[1] == out  # from the cache, at once
     assert time.monotonic() - t0 < 1
+
+
+def test_a_full_review_queue_answers_503_with_a_clear_message(played: Any, tmp_path: Path) -> None:
+    """``scmj serve --review-queue 1``: while one review waits or runs, a review of another hand or seat is refused
+    with 503 and says why; the queue's own review still comes."""
+    server, code, _ = played
+    db = tmp_path / "db.sqlite"  # a copy of the played match: its database (consistent while in use) and records
+    with sqlite3.connect(server.db) as src, sqlite3.connect(db) as dst:
+        src.backup(dst)
+    shutil.copytree(server.db.parent / "records", tmp_path / "records", ignore=shutil.ignore_patterns("*.review-*"))
+    with Server(db, "--review-queue", "1", "--review-samples", "16") as small:
+        status, first = small.post(f"/api/players/{ALICE}/matches/{code}/hands/1/review")
+        assert status == 202, first
+        status, second = small.post(f"/api/players/{BOB}/matches/{code}/hands/1/review")
+        assert status == 503, second
+        assert second["error"] == "1 review is waiting already; ask again in a minute"
+        assert small.post(f"/api/players/{ALICE}/matches/{code}/hands/1/review")[0] == 202  # its own: no refusal
+    assert (
+        "--review-queue N"
+        in subprocess.run(
+            [sys.executable, "-m", "sichuan_mahjong", "serve", "--help"], capture_output=True, text=True, check=True
+        ).stdout
+    )
 
 
 def test_a_decision_without_a_clear_loss_is_not_marked_agreed() -> None:

@@ -17,7 +17,8 @@ from sichuan_mahjong.server.lobby import RequestError
 
 __all__ = ["COSTLY", "QUEUE", "Reviews", "cache_path", "mark", "summary_line"]
 
-#: Reviews waiting or running at once in the whole server; one more is refused with 503 (ask again later).
+#: Reviews waiting or running at once in the whole server by default (``scmj serve --review-queue N``); one more
+#: is refused with 503 (ask again later).
 QUEUE = 4
 
 
@@ -65,8 +66,11 @@ def _review(record: str, seat: int, samples: int) -> None:
 class Reviews:
     """The server's review queue: ``ask`` answers ``done`` with the review, or ``queued``/``running``."""
 
-    def __init__(self, samples: int) -> None:
+    def __init__(self, samples: int, queue: int = QUEUE) -> None:
+        if queue < 1:
+            raise ValueError(f"the review queue must hold at least 1, got {queue}")
         self.samples = samples
+        self.queue = queue
         self.pool: ProcessPoolExecutor | None = None
         self.pending: dict[Path, Future[None]] = {}
         self.failed: dict[Path, str] = {}
@@ -79,8 +83,9 @@ class Reviews:
             raise RequestError(f"the review of this hand failed: {self.failed[out]}", 500)
         future = self.pending.get(out)
         if future is None:
-            if len(self.pending) >= QUEUE:
-                raise RequestError(f"{QUEUE} reviews are waiting already; ask again in a minute", 503)
+            if len(self.pending) >= self.queue:
+                waiting = f"{self.queue} reviews are" if self.queue > 1 else "1 review is"
+                raise RequestError(f"{waiting} waiting already; ask again in a minute", 503)
             if self.pool is None:
                 self.pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
             future = self.pool.submit(_review, str(record), seat, self.samples)
