@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import json
 import random
+import re
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
@@ -25,7 +26,9 @@ from sichuan_mahjong.game.events import Event
 from sichuan_mahjong.game.view import Observation
 from sichuan_mahjong.record import replay_steps, save_hand, save_match
 from sichuan_mahjong.review import ReviewError, decision_points, review_decision, review_games
+from sichuan_mahjong.review.reasons import reason
 from sichuan_mahjong.review.value import setup_sample
+from sichuan_mahjong.tiles import tile_words
 
 
 def play(rules: sm.Rules, seat0: Agent, seed: int) -> sm.Game:
@@ -76,6 +79,31 @@ def test_a_passed_win_is_the_costliest_decision() -> None:
     assert worst.loss > 3 and worst.loss > 2 * worst.se
     assert "Passed a win worth 3 fan with 5 tiles left" in worst.reason_en
     assert "放弃了3番的胡牌" in worst.reason_zh
+
+
+NOTATION = re.compile(r"\b[1-9]+[mps]\b")
+
+
+def test_reasons_name_tiles_and_seats_in_words() -> None:
+    """The reasons say tiles as the table does (三万 / 3 Crak) and seats by place (对家 / Across), never ``3m`` or
+    ``seat 2``: for each kind of decision of a hand, with another seat declared ready and void in no suit."""
+    game = play(sm.Rules.preset("app"), make_agent("expert", 0), 3)
+    kinds = set()
+    for view, _log, chosen in decision_points(game, 0):
+        other = next((a for a in view.legal if a.kind is chosen.kind and a != chosen), None)
+        if other is None or chosen.kind in kinds:
+            continue
+        kinds.add(chosen.kind)
+        seen = view._replace(ready=(False, False, True, False), voids=(view.voids[0], None, None, None))
+        en, zh = reason(seen, chosen, other, 1.5)
+        assert not NOTATION.search(en) and not NOTATION.search(zh), (en, zh)
+        assert "seat" not in en and "号位" not in zh
+        if chosen.kind is ActionKind.DISCARD:
+            assert chosen.tile is not None and other.tile is not None
+            assert f"Discard {tile_words(other.tile, 'en')} rather than discard {tile_words(chosen.tile, 'en')}" in en
+            assert f"打{tile_words(chosen.tile, 'zh')}" in zh
+            assert "Across, who declared ready" in en and "报叫的对家" in zh
+    assert {ActionKind.EXCHANGE, ActionKind.VOID, ActionKind.DISCARD} <= kinds
 
 
 # ------------------------------------------------------------------------------------------ information flow

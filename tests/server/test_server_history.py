@@ -6,6 +6,10 @@ from __future__ import annotations
 
 import asyncio
 import random
+import shutil
+import sqlite3
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,6 +19,7 @@ import httpx
 import pytest
 
 from sichuan_mahjong.record import load_hand
+from sichuan_mahjong.server.reviews import mark
 from webtable import Server, autoplay
 
 ALICE = "alice-0123456789abcdef"
@@ -132,7 +137,8 @@ def test_review_is_queued_then_cached(played: Any) -> None:
     assert review["seat"] == 0 and review["summary"]["hands"] == 1
     for d in review["decisions"]:
         assert set(d["reason"]) == {"zh", "en"} and d["options"] and d["master"]
-        assert d["mark"] == ("agreed" if d["loss"] == 0 else "small" if d["loss"] < 1 else "costly")
+        agreed = "agreed" if d["chosen"] == d["master"] else "unclear"
+        assert d["mark"] == (agreed if d["loss"] == 0 else "small" if d["loss"] < 1 else "costly")
     share = round(100 * review["summary"]["agreement"])
     assert review["line"]["zh"] == f"与大师一致 {share}%，每局损失 {review['summary']['loss_per_hand']:.1f} 分"
     cached = list((server.db.parent / "records").glob("*.review-seat0-k2.json"))
@@ -140,6 +146,38 @@ def test_review_is_queued_then_cached(played: Any) -> None:
     t0 = time.monotonic()
     assert server.post(path)[1] == out  # from the cache, at once
     assert time.monotonic() - t0 < 1
+
+
+def test_a_full_review_queue_answers_503_with_a_clear_message(played: Any, tmp_path: Path) -> None:
+    """``scmj serve --review-queue 1``: while one review waits or runs, a review of another hand or seat is refused
+    with 503 and says why; the queue's own review still comes."""
+    server, code, _ = played
+    db = tmp_path / "db.sqlite"  # a copy of the played match: its database (consistent while in use) and records
+    with sqlite3.connect(server.db) as src, sqlite3.connect(db) as dst:
+        src.backup(dst)
+    shutil.copytree(server.db.parent / "records", tmp_path / "records", ignore=shutil.ignore_patterns("*.review-*"))
+    with Server(db, "--review-queue", "1", "--review-samples", "16") as small:
+        status, first = small.post(f"/api/players/{ALICE}/matches/{code}/hands/1/review")
+        assert status == 202, first
+        status, second = small.post(f"/api/players/{BOB}/matches/{code}/hands/1/review")
+        assert status == 503, second
+        assert second["error"] == "1 review is waiting already; ask again in a minute"
+        assert small.post(f"/api/players/{ALICE}/matches/{code}/hands/1/review")[0] == 202  # its own: no refusal
+    assert (
+        "--review-queue N"
+        in subprocess.run(
+            [sys.executable, "-m", "sichuan_mahjong", "serve", "--help"], capture_output=True, text=True, check=True
+        ).stdout
+    )
+
+
+def test_a_decision_without_a_clear_loss_is_not_marked_agreed() -> None:
+    """Another answer than the master's whose loss does not clear its noise is 无明显损失 (no clear loss), not
+    "agreed": agreement is the master's answer, as the summary counts it."""
+    d = {"chosen": "discard 3m", "master": "discard 5p", "loss": 0.0}
+    assert mark(d) == "unclear"
+    assert mark({**d, "master": "discard 3m"}) == "agreed"
+    assert mark({**d, "loss": 0.4}) == "small" and mark({**d, "loss": 2.5}) == "costly"
 
 
 def test_forget_me_deletes_the_ids_rows(played: Any) -> None:

@@ -221,6 +221,8 @@ def test_serve_refuses_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None
     assert "--bot-workers must be at least 1, got 0" in capsys.readouterr().err
     assert main(["serve", "--outbox", "0"]) == 2
     assert "--outbox must be at least 1, got 0" in capsys.readouterr().err
+    assert main(["serve", "--review-queue", "0"]) == 2
+    assert "--review-queue must be at least 1, got 0" in capsys.readouterr().err
     assert main(["serve", "--room-interval", "-1"]) == 2
     assert "--room-interval cannot be negative" in capsys.readouterr().err
 

@@ -107,6 +107,13 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         metavar="K",
         help="play-outs per option of a 复盘 asked from the page (default 24, the review's default; fewer: faster)",
     )
+    p.add_argument(
+        "--review-queue",
+        type=int,
+        default=4,
+        metavar="N",
+        help="复盘 reviews waiting or running at once in the whole server; one more is refused with 503 (default: 4)",
+    )
     p.add_argument("--bot-threads", action="store_true", help="the bots think on threads of the server process instead")
     p.add_argument(
         "--rate", type=float, default=20.0, metavar="N", help="messages a second per connection (default: 20)"
@@ -228,7 +235,7 @@ def run(args: argparse.Namespace) -> int:
     for name in names + fields:
         if getattr(args, name) < 0:
             raise ValueError(f"--{name.replace('_', '-')} cannot be negative, got {getattr(args, name)}")
-    for name in ("bot_workers", "outbox"):
+    for name in ("bot_workers", "outbox", "review_queue"):
         if getattr(args, name) < 1:
             raise ValueError(f"--{name.replace('_', '-')} must be at least 1, got {getattr(args, name)}")
     if args.rate <= 0:
@@ -277,6 +284,7 @@ def run(args: argparse.Namespace) -> int:
         wal_max=int(args.wal_max * (1 << 20)),
         allowed_bots=allowed,
         review_samples=args.review_samples,
+        review_queue=args.review_queue,
     )
     limits = Limits(rate=args.rate, burst=max(2 * args.rate, 1.0), auth_timeout=args.auth_timeout, outbox=args.outbox)
     address = AddressLimits(**{f: type(getattr(AddressLimits(), f))(getattr(args, f)) for f in fields})

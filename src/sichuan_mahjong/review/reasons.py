@@ -10,11 +10,14 @@ from sichuan_mahjong.advisor import DiscardAdvice
 from sichuan_mahjong.game.actions import Action, ActionKind
 from sichuan_mahjong.game.view import Observation
 from sichuan_mahjong.hints import ChoiceAdvice, NothingToAdviseError, Option, advise_view
-from sichuan_mahjong.tiles import SUITS
+from sichuan_mahjong.text import action_text, seat_place
+from sichuan_mahjong.tiles import Tile, tile_words
 
 __all__ = ["reason"]
 
-_SUIT_ZH = {"m": "万", "p": "筒", "s": "条"}
+
+def _tiles(tiles: list[Tile], lang: str) -> str:
+    return "/".join(tile_words(t, lang) for t in tiles)
 
 
 def _advice(view: Observation) -> ChoiceAdvice | None:
@@ -26,7 +29,7 @@ def _advice(view: Observation) -> ChoiceAdvice | None:
 
 def _row_en(r: DiscardAdvice) -> str:
     if r.shanten == 0 and r.waits:
-        waits = "/".join(str(w.tile) for w in r.waits)
+        waits = _tiles([w.tile for w in r.waits], "en")
         live = sum(w.remaining for w in r.waits)
         fan = max(w.fan for w in r.waits)
         return f"ready on {waits} with {live} live tiles, up to {fan} fan"
@@ -37,7 +40,7 @@ def _row_en(r: DiscardAdvice) -> str:
 
 def _row_zh(r: DiscardAdvice) -> str:
     if r.shanten == 0 and r.waits:
-        waits = "/".join(str(w.tile) for w in r.waits)
+        waits = _tiles([w.tile for w in r.waits], "zh")
         live = sum(w.remaining for w in r.waits)
         fan = max(w.fan for w in r.waits)
         return f"听{waits}，还剩{live}张，最多{fan}番"
@@ -68,23 +71,18 @@ def _danger(view: Observation, action: Action) -> tuple[str, str]:
     seats = [o for o in range(4) if o != view.seat and view.active[o] and view.ready[o] and view.voids[o] != suit]
     if not seats:
         return "", ""
-    who = ", ".join(f"seat {o}" for o in seats)
-    return f"; {action.tile} goes into {who}'s 报叫", f"；{action.tile}打向{'、'.join(f'{o}号位' for o in seats)}的报叫"
+    assert action.tile is not None
+    who_en = " and ".join(seat_place(o, "en", view.seat) for o in seats)
+    who_zh = "、".join(seat_place(o, "zh", view.seat) for o in seats)
+    return (
+        f"; {tile_words(action.tile, 'en')} could win for {who_en}, who declared ready",
+        f"；{tile_words(action.tile, 'zh')}可能点炮给报叫的{who_zh}",
+    )
 
 
 def _text(action: Action, zh: bool) -> str:
-    kind = action.kind
-    if kind is ActionKind.DISCARD:
-        return f"打{action.tile}" if zh else f"discard {action.tile}"
-    if kind is ActionKind.VOID:
-        suit = SUITS[action.suit_index]
-        return f"定缺{_SUIT_ZH[suit]}" if zh else f"void {suit}"
-    if zh:
-        words = {"hu": "胡", "pass": "过", "pung": "碰", "kong": "杠", "declare_ready": "报叫"}
-        if kind.value in words:
-            return words[kind.value]
-        return f"杠{action.tile}" if action.tile is not None else str(action)
-    return str(action)
+    """The action as the table says it: 打 三万 / discard 3 Crak, 定缺 条 / void bamboo, 碰 / pung."""
+    return action_text(action, "zh" if zh else "en", "words")
 
 
 def reason(view: Observation, chosen: Action, best: Action, gain: float) -> tuple[str, str]:
@@ -110,8 +108,10 @@ def reason(view: Observation, chosen: Action, best: Action, gain: float) -> tupl
         b, c = rows.get(best.tile_index), rows.get(chosen.tile_index)
         if b is not None and c is not None:
             return (
-                f"{head_en}: {best.tile} leaves the hand {_row_en(b)}, {chosen.tile} {_row_en(c)}{danger_en}{tail_en}.",
-                f"{head_zh}：打{best.tile}{_row_zh(b)}，打{chosen.tile}{_row_zh(c)}{danger_zh}{tail_zh}。",
+                f"{head_en}: {_tile(best, 'en')} leaves the hand {_row_en(b)}, {_tile(chosen, 'en')} {_row_en(c)}"
+                f"{danger_en}{tail_en}.",
+                f"{head_zh}：打{_tile(best, 'zh')}{_row_zh(b)}，打{_tile(chosen, 'zh')}{_row_zh(c)}"
+                f"{danger_zh}{tail_zh}。",
             )
     if advice is not None:
         opts = {o.action: o for o in advice.options}
@@ -122,6 +122,11 @@ def reason(view: Observation, chosen: Action, best: Action, gain: float) -> tupl
                 f"{head_zh}：{_option_zh(ob)}，对比{_option_zh(oc)}{danger_zh}{tail_zh}。",
             )
     return f"{head_en}{danger_en}{tail_en}.", f"{head_zh}{danger_zh}{tail_zh}。"
+
+
+def _tile(action: Action, lang: str) -> str:
+    assert action.tile is not None
+    return tile_words(action.tile, lang)
 
 
 def _cap(text: str) -> str:

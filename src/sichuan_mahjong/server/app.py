@@ -78,7 +78,7 @@ def create_app(
     # own limits) then takes turns with whatever else is ready (a person's ping or answer) instead of running
     # back to back in one turn while every table waits.
     making = asyncio.Lock()
-    reviews = Reviews(options.review_samples)
+    reviews = Reviews(options.review_samples, options.review_queue)
 
     def lobby() -> Lobby:
         return state["lobby"]

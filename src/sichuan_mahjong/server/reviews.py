@@ -17,7 +17,8 @@ from sichuan_mahjong.server.lobby import RequestError
 
 __all__ = ["COSTLY", "QUEUE", "Reviews", "cache_path", "mark", "summary_line"]
 
-#: Reviews waiting or running at once in the whole server; one more is refused with 503 (ask again later).
+#: Reviews waiting or running at once in the whole server by default (``scmj serve --review-queue N``); one more
+#: is refused with 503 (ask again later).
 QUEUE = 4
 
 
@@ -29,9 +30,14 @@ def cache_path(record: Path, seat: int, samples: int) -> Path:
 COSTLY = 1.0
 
 
-def mark(loss: float) -> str:
-    """The page's mark of a decision: ``agreed`` (no loss that clears its noise), ``small`` or ``costly``."""
-    return "agreed" if loss <= 0 else "small" if loss < COSTLY else "costly"
+def mark(decision: dict[str, Any]) -> str:
+    """The page's mark of a decision (``to_dict(details=True)``): ``small`` or ``costly`` where its loss clears its
+    noise, else ``agreed`` where the seat answered as the master did, else ``unclear`` (无明显损失, no clear loss:
+    another answer than the master's, but the play-outs cannot tell it worse)."""
+    loss = float(decision["loss"])
+    if loss > 0:
+        return "small" if loss < COSTLY else "costly"
+    return "agreed" if decision["chosen"] == decision["master"] else "unclear"
 
 
 def summary_line(summary: dict[str, Any]) -> dict[str, str]:
@@ -49,7 +55,7 @@ def _review(record: str, seat: int, samples: int) -> None:
     path = Path(record)
     review = review_record(read_record(path), seat, samples=samples).to_dict(details=True)
     for d in review["decisions"]:
-        d["mark"] = mark(float(d["loss"]))
+        d["mark"] = mark(d)
     review["line"] = summary_line(review["summary"])
     out = cache_path(path, seat, samples)
     tmp = out.with_name(out.name + ".tmp")
@@ -60,8 +66,11 @@ def _review(record: str, seat: int, samples: int) -> None:
 class Reviews:
     """The server's review queue: ``ask`` answers ``done`` with the review, or ``queued``/``running``."""
 
-    def __init__(self, samples: int) -> None:
+    def __init__(self, samples: int, queue: int = QUEUE) -> None:
+        if queue < 1:
+            raise ValueError(f"the review queue must hold at least 1, got {queue}")
         self.samples = samples
+        self.queue = queue
         self.pool: ProcessPoolExecutor | None = None
         self.pending: dict[Path, Future[None]] = {}
         self.failed: dict[Path, str] = {}
@@ -74,8 +83,9 @@ class Reviews:
             raise RequestError(f"the review of this hand failed: {self.failed[out]}", 500)
         future = self.pending.get(out)
         if future is None:
-            if len(self.pending) >= QUEUE:
-                raise RequestError(f"{QUEUE} reviews are waiting already; ask again in a minute", 503)
+            if len(self.pending) >= self.queue:
+                waiting = f"{self.queue} reviews are" if self.queue > 1 else "1 review is"
+                raise RequestError(f"{waiting} waiting already; ask again in a minute", 503)
             if self.pool is None:
                 self.pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
             future = self.pool.submit(_review, str(record), seat, self.samples)

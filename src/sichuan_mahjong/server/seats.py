@@ -79,6 +79,8 @@ class ServerOptions:
     allowed_bots: tuple[str, ...] = ()
     #: Play-outs per option of a web 复盘 (``scmj serve --review-samples``; the review library's default).
     review_samples: int = 24
+    #: 复盘 reviews waiting or running at once (``scmj serve --review-queue``); one more is refused with 503.
+    review_queue: int = 4
 
 
 @dataclass(frozen=True, slots=True)
