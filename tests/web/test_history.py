@@ -11,6 +11,8 @@ from webpage import LAPTOP, NewPage, open_room, play_until, shot, wait_table
 
 LANDSCAPE: ViewportSize = {"width": 844, "height": 390}
 PORTRAIT: ViewportSize = {"width": 390, "height": 844}
+#: The lobby's default bot, as the page names it (its tier in words, never "expert").
+EXPERT = {"zh": "电脑·高手", "en": "Bot · expert"}
 
 
 def play_one_hand(page: Page) -> None:
@@ -37,6 +39,7 @@ def test_history_replay_and_review(new_page: NewPage, lang: str) -> None:
     match.first.wait_for()
     assert match.count() == 1
     assert page.locator(".history .hand-row").count() == 1
+    assert match.first.locator(".others").inner_text().count(EXPERT[lang]) == 3
     shot(page, f"history-{lang}-1366")
     for size, name in ((LANDSCAPE, "844"), (PORTRAIT, "390")):
         page.set_viewport_size(size)
@@ -53,6 +56,7 @@ def test_history_replay_and_review(new_page: NewPage, lang: str) -> None:
     assert page.locator("[data-role=stepno]").inner_text() == f"6/{total}"
     assert page.locator(".replay .seat-bottom .tile.mine").count() >= 7  # my own tiles, face up
     assert hidden_tiles_of_others(page) == 0
+    assert page.locator(".replay .seat-top .name").inner_text() == EXPERT[lang]
     page.click('[data-act=step][data-by="-1"]')
     page.click('[data-act=step][data-by="-1"]')
     assert page.locator("[data-role=stepno]").inner_text() == f"4/{total}"

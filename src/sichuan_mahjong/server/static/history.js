@@ -2,7 +2,7 @@
 // 复盘 (the master's review of your decisions). The server answers only for this browser's player id.
 
 import { esc, signClass, signed } from "./dom.js";
-import { tableHTML } from "./table.js";
+import { playerName, tableHTML } from "./table.js";
 
 /** The 战绩 page: your matches, newest first, each hand with its result and a 回放 button. */
 export function historyHTML(t, s) {
@@ -18,11 +18,17 @@ export function historyHTML(t, s) {
         <button data-act="forget" class="danger">${esc(t("btn_forget"))}</button></section></div>`;
 }
 
+/** The seats of a played room as the table's room object: each name, and the tier of each bot (so the page
+ * names a bot in words: 电脑·高手 / Bot · expert). */
+function playedRoom(names, bots) {
+  return { players: names.map((name, seat) => ({ name: name || "?", bot: bots?.[seat] || null, connected: true })) };
+}
+
 function matchHTML(t, m) {
-  const others = m.names
-    .map((name, seat) => (seat === m.seat ? null : name))
-    .filter((n) => n !== null)
-    .map(esc)
+  const room = playedRoom(m.names, m.bots);
+  const others = [0, 1, 2, 3]
+    .filter((seat) => seat !== m.seat)
+    .map((seat) => esc(playerName(t, room, seat)))
     .join(t.lang === "zh" ? "、" : ", ");
   const hands = m.hands
     .map(
@@ -47,8 +53,8 @@ export function replayHTML(t, s) {
   const step = r.steps[s.at];
   const last = s.at === r.steps.length - 1;
   const room = {
+    ...playedRoom(r.names, r.bots),
     code: r.room,
-    players: r.names.map((name) => ({ name, connected: true })),
     started: true,
     totals: last ? r.hand_over.result.deltas : null,
   };
@@ -63,7 +69,7 @@ export function replayHTML(t, s) {
   const decision = decisionAt(s.review, step);
   const marks = s.review ? r.steps.map((st, i) => markAt(s.review, st, i, r.steps.length)).join("") : "";
   return `<div class="replay" data-step="${s.at}">${tableHTML(t, ctx)}
-      ${last ? endHTML(t, r) : ""}
+      ${last ? endHTML(t, r, room) : ""}
       ${answerHTML(t, step, decision, s)}
       <nav class="replay-bar">
         <button data-act="step" data-by="-1" aria-label="${esc(t("btn_step_back"))}" ${s.at ? "" : "disabled"}>◀</button>
@@ -77,9 +83,9 @@ export function replayHTML(t, s) {
       </nav></div>`;
 }
 
-function endHTML(t, r) {
+function endHTML(t, r, room) {
   const hands = r.hand_over.result.hands
-    .map((h, seat) => `<li>${esc(r.names[seat])}: <span class="tiles-text">${esc(h.join(" "))}</span>
+    .map((h, seat) => `<li>${esc(playerName(t, room, seat))}: <span class="tiles-text">${esc(h.join(" "))}</span>
         <b class="${signClass(r.hand_over.result.deltas[seat])}">${esc(signed(r.hand_over.result.deltas[seat]))}</b></li>`)
     .join("");
   return `<section class="replay-end" data-role="end"><h3>${esc(t("replay_end"))}</h3><ul>${hands}</ul></section>`;
