@@ -312,7 +312,7 @@ function myHandHTML(t, ctx) {
         <div class="waits" data-role="waits" ${strip ? "" : "hidden"}>${esc(strip)}</div>
         ${legend.length ? `<div class="legend" data-role="legend">${esc(legend.join(" · "))}</div>` : ""}
       </div>
-      <div class="actions" data-role="actions">${actionButtons(t, ctx)}</div>
+      <div class="actions" data-role="actions">${ctx.actionsHTML ?? actionButtons(t, ctx)}</div>
       <div class="my-row">
         <div class="melds">${meldsHTML(view, me, false)}</div>
         <div class="hand" data-role="hand">${hand}</div>
