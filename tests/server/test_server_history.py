@@ -75,6 +75,7 @@ def test_history_lists_the_match_for_each_player_and_never_a_spectator(played: A
     assert alice["name"] == "Alice"
     (match,) = alice["matches"]
     assert match["room"] == code and match["seat"] == 0 and match["names"][:2] == ["Alice", "Bob"]
+    assert match["bots"] == [None, None, "expert", "efficient"]  # the page names them 电脑·高手 / Bot · expert
     assert match["preset"] == "app" and match["over"] and len(match["hands"]) == 1
     hand = match["hands"][0]
     record = server.db.parent / "records" / hand["record"]
@@ -94,6 +95,7 @@ def test_replay_shows_only_the_seats_own_view_until_the_end(played: Any) -> None
         assert status == 200, out
         steps = out["steps"]
         assert out["seat"] == seat and len(steps) > 10
+        assert out["bots"] == [None, None, "expert", "efficient"]
         for step in steps[:-1]:
             view = step["view"]
             assert view["seat"] == seat and not view["is_over"]

@@ -58,6 +58,24 @@ def test_every_key_the_page_names_is_in_the_catalogues() -> None:
     assert sorted(named - set(catalogue("zh"))) == []
 
 
+def test_every_bot_tier_has_its_name_in_both_languages() -> None:
+    """The table, the history and the replay name a bot by its tier (tier_expert: 电脑·高手 / Bot · expert)."""
+    import sichuan_mahjong.agents  # noqa: F401  (registers the built-in bots)
+    from sichuan_mahjong.agents.base import AGENTS
+
+    for lang in LANGS:
+        words = catalogue(lang)
+        assert sorted(f"tier_{tier}" for tier in AGENTS if f"tier_{tier}" not in words) == [], lang
+        assert "{name}" in words["tier_other"]  # a module:factory bot, by its name
+
+
+def test_the_service_worker_keeps_every_static_file() -> None:
+    """sw.js lists each file of the page (a module it lacks would not load offline or from the home screen)."""
+    listed = set(re.findall(r'"/([^"]+)"', (STATIC / "sw.js").read_text(encoding="utf-8")))
+    files = {p.relative_to(STATIC).as_posix() for p in STATIC.rglob("*") if p.is_file() and p.name != "sw.js"}
+    assert sorted(files - listed) == []
+
+
 def test_the_checks_catch_a_mismatch() -> None:
     assert placeholders("第 {n}/{total} 局") != placeholders("Hand {n}")
     assert LITERAL_KEY.search('t(autoOn ? "btn_auto_off" : "btn_auto")') is not None

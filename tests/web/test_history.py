@@ -4,6 +4,8 @@ decisions. "Forget me" empties the list. Screenshots for docs/web.md when SCMJ_W
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import Page, ViewportSize
 
@@ -11,6 +13,16 @@ from webpage import LAPTOP, NewPage, open_room, play_until, shot, wait_table
 
 LANDSCAPE: ViewportSize = {"width": 844, "height": 390}
 PORTRAIT: ViewportSize = {"width": 390, "height": 844}
+#: The lobby's default bot, as the page names it (its tier in words, never "expert").
+EXPERT = {"zh": "电脑·高手", "en": "Bot · expert"}
+#: A tile or an answer in the protocol's notation (3m, discard 2s, exchange 119m, concealed_kong): the page says
+#: them in words (打 三万 / discard 3 Crak, 暗杠 / concealed kong).
+NOTATION = re.compile(r"\b[1-9]+[mps]\b|\b[a-z]+_[a-z]+\b")
+
+
+def in_words(text: str) -> str:
+    assert text.strip() and not NOTATION.search(text), text
+    return text
 
 
 def play_one_hand(page: Page) -> None:
@@ -37,6 +49,8 @@ def test_history_replay_and_review(new_page: NewPage, lang: str) -> None:
     match.first.wait_for()
     assert match.count() == 1
     assert page.locator(".history .hand-row").count() == 1
+    played = page.locator("[data-role=answer]")  # what I answered at a step, in words, where the buttons were
+    assert match.first.locator(".others").inner_text().count(EXPERT[lang]) == 3
     shot(page, f"history-{lang}-1366")
     for size, name in ((LANDSCAPE, "844"), (PORTRAIT, "390")):
         page.set_viewport_size(size)
@@ -50,9 +64,12 @@ def test_history_replay_and_review(new_page: NewPage, lang: str) -> None:
     assert total > 10
     for _ in range(5):
         page.click('[data-act=step][data-by="1"]')
+        if played.count():
+            in_words(played.inner_text())
     assert page.locator("[data-role=stepno]").inner_text() == f"6/{total}"
     assert page.locator(".replay .seat-bottom .tile.mine").count() >= 7  # my own tiles, face up
     assert hidden_tiles_of_others(page) == 0
+    assert page.locator(".replay .seat-top .name").inner_text() == EXPERT[lang]
     page.click('[data-act=step][data-by="-1"]')
     page.click('[data-act=step][data-by="-1"]')
     assert page.locator("[data-role=stepno]").inner_text() == f"4/{total}"
@@ -84,25 +101,35 @@ def test_history_replay_and_review(new_page: NewPage, lang: str) -> None:
     page.set_viewport_size(LAPTOP)
     # Open one of my decisions (a lost one if there is one): the options, their values and the master's answer.
     page.locator("[data-role=slider]").fill("0")
-    marked = []
+    marked: dict[int, str] = {}
     for i in range(total):
         chip = page.locator("[data-role=mark]")
         if chip.count():
-            marked.append(i)
-            if "mark-agreed" not in (chip.get_attribute("class") or ""):
+            marked[i] = chip.get_attribute("class") or ""
+            if "mark-costly" in marked[i] or "mark-small" in marked[i]:
                 break
         if i == total - 1:
             break
         page.click('[data-act=step][data-by="1"]')
     assert marked
-    page.locator("[data-role=slider]").fill(str(marked[-1]))
-    page.click("[data-role=mark]")
+    lost = [i for i, c in marked.items() if "mark-costly" in c or "mark-small" in c]
+    other = [i for i, c in marked.items() if "mark-agreed" not in c]
+    page.locator("[data-role=slider]").fill(str((lost or other or list(marked))[0]))
+    chip = page.locator(".seat-bottom .actions [data-role=mark]")  # in the table's actions area
+    assert chip.count() == 1 and page.locator(".seat-bottom .actions [data-role=answer]").count() == 1
+    in_words(played.inner_text())
+    chip.click()
     decision = page.locator("[data-role=decision]")
     decision.wait_for()
     assert decision.locator("tbody tr").count() >= 1
+    for cell in decision.locator("tbody tr td:first-child").all():
+        in_words(cell.inner_text())
+    in_words(decision.locator("p b").first.inner_text())  # the master's answer
     shot(page, f"review-{lang}-1366")
     page.set_viewport_size(LANDSCAPE)
     shot(page, f"review-{lang}-844")
+    page.set_viewport_size(PORTRAIT)
+    shot(page, f"review-{lang}-390")
     page.set_viewport_size(LAPTOP)
 
     page.click("[data-act=history]")

@@ -81,8 +81,10 @@ def _danger(view: Observation, action: Action) -> tuple[str, str]:
 
 
 def _text(action: Action, zh: bool) -> str:
-    """The action as the table says it: 打 三万 / discard 3 Crak, 定缺 条 / void bamboo, 碰 / pung."""
-    return action_text(action, "zh" if zh else "en", "words")
+    """The action as the page says it: 打三万 / discard 3 Crak, 定缺條 / void bamboo, 碰 / pung (in Chinese the verb
+    runs into its tile, as the page's ``act_*`` words do; 换三张's tiles stay apart)."""
+    text = action_text(action, "zh" if zh else "en", "words")
+    return text.replace(" ", "", 1) if zh and action.kind is not ActionKind.EXCHANGE else text
 
 
 def reason(view: Observation, chosen: Action, best: Action, gain: float) -> tuple[str, str]:

@@ -72,6 +72,7 @@ def matches(lobby: Lobby, player: str) -> dict[str, Any]:
                 "hands_planned": planned,
                 "seat": room.seat,
                 "names": room.names,
+                "bots": room.bots,
                 "totals": totals,
                 "place": 1 + sum(t > mine for t in totals),
                 "over": planned is not None and len(hands) >= int(planned),
@@ -152,7 +153,7 @@ def replay(lobby: Lobby, player: str, code: str, hand: str) -> dict[str, Any]:
         }
     )
     room_json = {"code": room.code, "names": room.names, "seat": seat}
-    return {"room": room.code, "hand": n, "seat": seat, "names": room.names, "steps": steps,
+    return {"room": room.code, "hand": n, "seat": seat, "names": room.names, "bots": room.bots, "steps": steps,
             "hand_over": hand_over_message(game, n, room_json)}  # fmt: skip
 
 

@@ -109,13 +109,15 @@ class RoomRow:
 
 @dataclass(slots=True)
 class PlayedRoom:
-    """A room a player held a seat in: its settings, when it was created, the seat and every seat's name."""
+    """A room a player held a seat in: its settings, when it was created, the seat, every seat's name and the
+    tier of the bot in each seat (None for a person)."""
 
     code: str
     settings: dict[str, Any]
     created: float
     seat: int
     names: list[str]
+    bots: list[str | None] = field(default_factory=lambda: [None] * 4)
 
 
 class RoomStore(ABC):
@@ -200,9 +202,14 @@ class RoomStore(ABC):
         )
         out: list[PlayedRoom] = []
         for code, settings, created, seat in rows:
-            names = {int(s): str(n) for s, n in self._rows("SELECT seat, name FROM seats WHERE code = ?", (code,))}
+            seats = {
+                int(s): (str(n), b)
+                for s, n, b in self._rows("SELECT seat, name, bot FROM seats WHERE code = ?", (code,))
+            }
+            names = [seats[s][0] if s in seats else "" for s in range(4)]
+            bots = [str(seats[s][1]) if s in seats and seats[s][1] else None for s in range(4)]
             room = _room_row(code, settings, created)
-            out.append(PlayedRoom(code, room.settings, float(created), int(seat), [names.get(s, "") for s in range(4)]))
+            out.append(PlayedRoom(code, room.settings, float(created), int(seat), names, bots))
         return out
 
     # -------------------------------------------------------------------------------------------- reads

@@ -2,7 +2,8 @@
 // 复盘 (the master's review of your decisions). The server answers only for this browser's player id.
 
 import { esc, signClass, signed } from "./dom.js";
-import { tableHTML } from "./table.js";
+import { playerName, tableHTML } from "./table.js";
+import { actionWords } from "./tiles.js";
 
 /** The 战绩 page: your matches, newest first, each hand with its result and a 回放 button. */
 export function historyHTML(t, s) {
@@ -18,11 +19,17 @@ export function historyHTML(t, s) {
         <button data-act="forget" class="danger">${esc(t("btn_forget"))}</button></section></div>`;
 }
 
+/** The seats of a played room as the table's room object: each name, and the tier of each bot (so the page
+ * names a bot in words: 电脑·高手 / Bot · expert). */
+function playedRoom(names, bots) {
+  return { players: names.map((name, seat) => ({ name: name || "?", bot: bots?.[seat] || null, connected: true })) };
+}
+
 function matchHTML(t, m) {
-  const others = m.names
-    .map((name, seat) => (seat === m.seat ? null : name))
-    .filter((n) => n !== null)
-    .map(esc)
+  const room = playedRoom(m.names, m.bots);
+  const others = [0, 1, 2, 3]
+    .filter((seat) => seat !== m.seat)
+    .map((seat) => esc(playerName(t, room, seat)))
     .join(t.lang === "zh" ? "、" : ", ");
   const hands = m.hands
     .map(
@@ -47,8 +54,8 @@ export function replayHTML(t, s) {
   const step = r.steps[s.at];
   const last = s.at === r.steps.length - 1;
   const room = {
+    ...playedRoom(r.names, r.bots),
     code: r.room,
-    players: r.names.map((name) => ({ name, connected: true })),
     started: true,
     totals: last ? r.hand_over.result.deltas : null,
   };
@@ -61,10 +68,12 @@ export function replayHTML(t, s) {
     ui: { raised: null, picked: [], sent: null, answered: null, lastDiscard: null, bubbles: {}, received: [], showExchange: false, exchangeDirection: null, conn: "open" },
   };
   const decision = decisionAt(s.review, step);
-  const marks = s.review ? r.steps.map((st, i) => markAt(s.review, st, i, r.steps.length)).join("") : "";
+  // What the seat answered here, and its 复盘 mark, sit where the live table puts its answer buttons.
+  ctx.actionsHTML = answerHTML(t, step, decision);
+  const marks = s.review ? r.steps.map((st, i) => markAt(t, s.review, st, i, r.steps.length)).join("") : "";
   return `<div class="replay" data-step="${s.at}">${tableHTML(t, ctx)}
-      ${last ? endHTML(t, r) : ""}
-      ${answerHTML(t, step, decision, s)}
+      ${last ? endHTML(t, r, room) : ""}
+      ${decision && s.showDecision ? decisionHTML(t, decision) : ""}
       <nav class="replay-bar">
         <button data-act="step" data-by="-1" aria-label="${esc(t("btn_step_back"))}" ${s.at ? "" : "disabled"}>◀</button>
         <button data-act="play" class="${s.playing ? "on" : ""}">${esc(t(s.playing ? "btn_pause" : "btn_play"))}</button>
@@ -77,9 +86,9 @@ export function replayHTML(t, s) {
       </nav></div>`;
 }
 
-function endHTML(t, r) {
+function endHTML(t, r, room) {
   const hands = r.hand_over.result.hands
-    .map((h, seat) => `<li>${esc(r.names[seat])}: <span class="tiles-text">${esc(h.join(" "))}</span>
+    .map((h, seat) => `<li>${esc(playerName(t, room, seat))}: <span class="tiles-text">${esc(h.join(" "))}</span>
         <b class="${signClass(r.hand_over.result.deltas[seat])}">${esc(signed(r.hand_over.result.deltas[seat]))}</b></li>`)
     .join("");
   return `<section class="replay-end" data-role="end"><h3>${esc(t("replay_end"))}</h3><ul>${hands}</ul></section>`;
@@ -97,26 +106,25 @@ export function decisionAt(review, step) {
   return review.decisions.find((d) => d.step === step.log) || null;
 }
 
-function markAt(review, step, i, n) {
+function markAt(t, review, step, i, n) {
   const d = decisionAt(review, step);
   if (!d) return "";
-  return `<i class="mark mark-${d.mark}" style="left:${(100 * i) / Math.max(1, n - 1)}%" title="${esc(d.chosen)}"></i>`;
+  return `<i class="mark mark-${d.mark}" style="left:${(100 * i) / Math.max(1, n - 1)}%" title="${esc(actionWords(t, d.chosen))}"></i>`;
 }
 
-function answerHTML(t, step, d, s) {
+function answerHTML(t, step, d) {
   if (step.answer === null) return "";
   const mark = d ? `<button data-act="decision" class="mark-chip mark-${d.mark}" data-role="mark">${esc(t(`mark_${d.mark}`))}</button>` : "";
-  const words = d && s.showDecision ? decisionHTML(t, d) : "";
-  return `<div class="replay-answer" data-role="answer"><span>${esc(t("replay_you_did"))} <b>${esc(step.answer)}</b></span>${mark}${words}</div>`;
+  return `<span class="replay-answer" data-role="answer">${esc(t("replay_you_did"))} <b>${esc(actionWords(t, step.answer))}</b></span>${mark}`;
 }
 
 function decisionHTML(t, d) {
   const rows = d.options
     .map((o) => `<tr class="${o.action === d.best ? "best" : ""}${o.action === d.chosen ? " chosen" : ""}">
-        <td>${esc(o.action)}</td><td>${esc(o.value.toFixed(2))}</td><td>±${esc(o.se.toFixed(2))}</td></tr>`)
+        <td>${esc(actionWords(t, o.action))}</td><td>${esc(o.value.toFixed(2))}</td><td>±${esc(o.se.toFixed(2))}</td></tr>`)
     .join("");
   const reason = d.reason[t.lang] || d.reason.en;
-  return `<div class="decision" data-role="decision"><p>${esc(t("review_master"))} <b>${esc(d.master)}</b>
+  return `<div class="decision" data-role="decision"><p>${esc(t("review_master"))} <b>${esc(actionWords(t, d.master))}</b>
       ${d.loss > 0 ? ` · ${esc(t("review_loss", { loss: d.loss.toFixed(2) }))}` : ""}</p>
       ${reason ? `<p class="reason">${esc(reason)}</p>` : ""}
       <table><thead><tr><th>${esc(t("review_option"))}</th><th>${esc(t("review_value"))}</th><th>${esc(t("review_se"))}</th></tr></thead>

@@ -31,5 +31,6 @@ export function translator(lang) {
     return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
   };
   t.lang = lang;
+  t.has = (key) => key in table || key in fallback;
   return t;
 }

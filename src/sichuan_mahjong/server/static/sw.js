@@ -1,7 +1,7 @@
 // The service worker keeps the page's own static files for offline start and the home-screen app. It caches
 // nothing else: the API, the websocket and every game message always go to the server.
 
-const CACHE = "scmj-static-v3";
+const CACHE = "scmj-static-v4";
 const FILES = [
   "/",
   "/index.html",
@@ -19,6 +19,7 @@ const FILES = [
   "/net.js",
   "/panels.js",
   "/phrases.js",
+  "/rooms.js",
   "/sounds.js",
   "/table.js",
   "/tiles.js",

@@ -28,7 +28,12 @@ export function seatLabel(t, seat, me) {
 export function playerName(t, room, seat) {
   const p = room?.players?.[seat];
   if (!p || !p.name) return t("seat_empty");
-  return p.bot ? t(`tier_${p.bot}`) : p.name;
+  return p.bot ? botName(t, p.bot) : p.name;
+}
+
+/** A bot by its tier as the page names it (电脑·高手 / Bot · expert); a tier the page has no words for by name. */
+export function botName(t, tier) {
+  return t.has(`tier_${tier}`) ? t(`tier_${tier}`) : t("tier_other", { name: tier });
 }
 
 function meldHTML(meld, small) {
@@ -307,7 +312,7 @@ function myHandHTML(t, ctx) {
         <div class="waits" data-role="waits" ${strip ? "" : "hidden"}>${esc(strip)}</div>
         ${legend.length ? `<div class="legend" data-role="legend">${esc(legend.join(" · "))}</div>` : ""}
       </div>
-      <div class="actions" data-role="actions">${actionButtons(t, ctx)}</div>
+      <div class="actions" data-role="actions">${ctx.actionsHTML ?? actionButtons(t, ctx)}</div>
       <div class="my-row">
         <div class="melds">${meldsHTML(view, me, false)}</div>
         <div class="hand" data-role="hand">${hand}</div>

@@ -114,11 +114,20 @@ export function tileName(tile, t) {
   return t(`tile_${tile[1]}`, { rank: t.lang === "zh" ? NUMERALS[rank - 1] : String(rank) });
 }
 
-/** An action string of the protocol in words ("discard 5p" -> "打 5筒"). */
+/** Tiles written compactly as the protocol does ("119m", "12m5p") -> ["1m", "1m", "9m"]. */
+export function parseTiles(text) {
+  return [...text.matchAll(/(\d+)([mps])/g)].flatMap(([, ranks, suit]) => [...ranks].map((r) => r + suit));
+}
+
+/** An action string of the protocol in words, as the table, the replay and 复盘 say it: "discard 3m" -> 打三万 /
+ * "discard 3 Crak", "exchange 119m" -> 换三张 一万 一万 九万, "void s" -> 缺条, "pung" -> 碰. */
 export function actionWords(t, action) {
   const [kind, arg] = action.split(" ");
   if (kind === "void") return t("act_void", { suit: t(`suit_${arg}`) });
-  if (kind === "exchange") return t("act_exchange");
+  if (kind === "exchange") {
+    if (!arg) return t("act_exchange");
+    return t("act_exchange_tiles", { tiles: parseTiles(arg).map((x) => tileName(x, t)).join(" ") });
+  }
   if (arg) return t(`act_${kind}`, { tile: tileName(arg, t) });
   return t(`act_${kind}`);
 }
