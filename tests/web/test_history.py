@@ -125,6 +125,8 @@ def test_history_replay_and_review(new_page: NewPage, lang: str) -> None:
     for cell in decision.locator("tbody tr td:first-child").all():
         in_words(cell.inner_text())
     in_words(decision.locator("p b").first.inner_text())  # the master's answer
+    best = decision.locator("tr.best td:first-child").inner_text()  # the best in play-outs is named above the table
+    assert best in decision.locator("p").first.inner_text(), (best, decision.locator("p").first.inner_text())
     shot(page, f"review-{lang}-1366")
     page.set_viewport_size(LANDSCAPE)
     shot(page, f"review-{lang}-844")

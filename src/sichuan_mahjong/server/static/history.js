@@ -125,6 +125,7 @@ function decisionHTML(t, d) {
     .join("");
   const reason = d.reason[t.lang] || d.reason.en;
   return `<div class="decision" data-role="decision"><p>${esc(t("review_master"))} <b>${esc(actionWords(t, d.master))}</b>
+      ${d.best !== d.master ? ` · ${esc(t("review_best"))} <b>${esc(actionWords(t, d.best))}</b>` : ""}
       ${d.loss > 0 ? ` · ${esc(t("review_loss", { loss: d.loss.toFixed(2) }))}` : ""}</p>
       ${reason ? `<p class="reason">${esc(reason)}</p>` : ""}
       <table><thead><tr><th>${esc(t("review_option"))}</th><th>${esc(t("review_value"))}</th><th>${esc(t("review_se"))}</th></tr></thead>
