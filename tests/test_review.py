@@ -106,6 +106,19 @@ def test_reasons_name_tiles_and_seats_in_words() -> None:
     assert {ActionKind.EXCHANGE, ActionKind.VOID, ActionKind.DISCARD} <= kinds
 
 
+def test_a_ready_row_says_a_plain_win_rather_than_up_to_0_fan() -> None:
+    """A wait worth no fan (平胡) reads as a plain win, not "up to 0 fan"; one worth fan keeps its figure."""
+    from sichuan_mahjong.advisor import DiscardAdvice, Wait
+    from sichuan_mahjong.review.reasons import _row_en, _row_zh
+
+    def row(fan: int) -> DiscardAdvice:
+        wait = Wait(sm.Tile.from_str("3m"), 2, fan, ())
+        return DiscardAdvice(sm.Tile.from_str("9p"), 0, (), 2, (wait,), False)
+
+    assert _row_en(row(0)).endswith("a plain win (0 fan)") and _row_zh(row(0)).endswith("平胡")
+    assert _row_en(row(2)).endswith("up to 2 fan") and _row_zh(row(2)).endswith("最多2番")
+
+
 # ------------------------------------------------------------------------------------------ information flow
 
 

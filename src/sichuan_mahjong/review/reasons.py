@@ -32,7 +32,7 @@ def _row_en(r: DiscardAdvice) -> str:
         waits = _tiles([w.tile for w in r.waits], "en")
         live = sum(w.remaining for w in r.waits)
         fan = max(w.fan for w in r.waits)
-        return f"ready on {waits} with {live} live tiles, up to {fan} fan"
+        return f"ready on {waits} with {live} live tiles, " + (f"up to {fan} fan" if fan else "a plain win (0 fan)")
     if r.shanten == 0:
         return "ready but with no live winning tile"
     return f"{r.shanten} from ready with {r.total} live useful tiles"
@@ -43,7 +43,7 @@ def _row_zh(r: DiscardAdvice) -> str:
         waits = _tiles([w.tile for w in r.waits], "zh")
         live = sum(w.remaining for w in r.waits)
         fan = max(w.fan for w in r.waits)
-        return f"听{waits}，还剩{live}张，最多{fan}番"
+        return f"听{waits}，还剩{live}张，" + (f"最多{fan}番" if fan else "平胡")
     if r.shanten == 0:
         return "听牌但没有活张"
     return f"{r.shanten}向听，进张{r.total}张"
