@@ -1,5 +1,5 @@
-"""The start-up check of a SQLite database (``scmj serve``; docs/protocol.md, "Crash safety") and the *mark*
-:class:`~sichuan_mahjong.server.store.Store` keeps beside it.
+"""The start-up check of ``scmj serve``'s database (docs/protocol.md, "Crash safety"): a SQLite file against
+the *mark* :class:`~sichuan_mahjong.server.store.Store` keeps beside it, or a PostgreSQL URL's connection.
 
 The store's checkpoint thread keeps a *mark* beside the database (``server.db.mark``): how many rooms and
 answers it held, rewritten (fsync, then rename) when they change. At start-up :func:`check_database` compares
@@ -15,7 +15,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-__all__ = ["StoreError", "check_database", "counts", "mark_path"]
+__all__ = ["StoreError", "check_database", "check_store", "counts", "is_postgres", "mark_path"]
 
 log = logging.getLogger("sichuan_mahjong.server")
 
@@ -109,3 +109,18 @@ def _damaged(db: Path, detail: str) -> StoreError:
         f"{mark_path(db).name} beside it aside to start with no rooms (`sqlite3 {db} .recover` may save what is "
         "still readable)"
     )
+
+
+def is_postgres(db: str | Path) -> bool:
+    """``scmj serve --db``: a ``postgresql://`` (or ``postgres://``) URL names a PostgreSQL database."""
+    return str(db).startswith(("postgresql://", "postgres://"))
+
+
+def check_store(db: str | Path) -> None:
+    """The start-up check for either kind: :func:`check_database` for a file, a connection for PostgreSQL."""
+    if is_postgres(db):
+        from sichuan_mahjong.server.pgstore import check_postgres
+
+        check_postgres(str(db))
+    else:
+        check_database(db)

@@ -5,14 +5,9 @@ current hand: it gathers every answer :meth:`Game.to_act` asks for (people throu
 from ``game.view(seat)`` only), writes each accepted answer to the store *before* anything it causes is sent,
 then steps the game and tells each seat what it may see (``view`` messages from its own view and filtered
 events, spectators the public view). It knows nothing of HTTP or websockets: a connection is anything with
-``send(message)`` and ``close(code)``; the loop's timers drive bots, the hold, the turn timer and the pause
-between hands.
-
-Seats that are not asked see nothing while others decide a claim, a robbed kong or a 报叫 (docs/engine.md:
-the view would show ``phase == "claim"`` and tell them that someone can claim); they get the next view once
-the state has moved on, with every event in between. For the same reason each seat numbers the views it is
-shown with its own ``seq`` (the public view, for spectators and ``GET /api/rooms/{code}``, its own too): a
-gap in one global count would tell everyone when somebody else was asked.
+``send(message)`` and ``close(code)``. Its bases hold the parts: the model of seats, answers and who is asked
+(:mod:`~sichuan_mahjong.server.table`), the timers of bots, holds and the turn timer
+(:mod:`~sichuan_mahjong.server.pacing`), and what each connection is sent (:mod:`~sichuan_mahjong.server.delivery`).
 
 Under abuse (issue 37): bots play only while a person of the room is connected (spectators do not count), a
 room expires on its people's clock (:meth:`Room.expired`), connects and disconnects reach the others as at most
@@ -28,18 +23,16 @@ import logging
 import secrets
 import time
 from collections.abc import Callable, Mapping
-from typing import Any, Final, TypeVar
+from typing import Any, TypeVar
 
-from sichuan_mahjong.agents import make_agent
-from sichuan_mahjong.game import Action, ActionParseError, Game, Observation
-from sichuan_mahjong.game.view import public_view
+from sichuan_mahjong.game import Action, Game
 from sichuan_mahjong.hints import NothingToAdviseError, advise_view
-from sichuan_mahjong.match import Match
 from sichuan_mahjong.record import save_hand, save_match
-from sichuan_mahjong.server.botpool import passive_answer, pool_for, safe_answer
-from sichuan_mahjong.server.delivery import Delivery, refusal_message
+from sichuan_mahjong.server.delivery import Delivery
+from sichuan_mahjong.server.pacing import Pacing
 from sichuan_mahjong.server.phrases import Phrases, TooSoonError
 from sichuan_mahjong.server.recap import Recap
+from sichuan_mahjong.server.schema import hand_over_message
 from sichuan_mahjong.server.seats import (
     CLOSE_REPLACED,
     CLOSE_ROOM_FAILED,
@@ -50,25 +43,24 @@ from sichuan_mahjong.server.seats import (
     RoomSettings,
     Seat,
     ServerOptions,
-    Shown,
 )
 from sichuan_mahjong.server.store import RoomStore, SeatRow
-from sichuan_mahjong.server.turn_timer import Strikes
-from sichuan_mahjong.server.wire import (
-    ClientMessage,
-    dumps,
-    error_message,
-    hand_over_message,
-)
+from sichuan_mahjong.server.table import PAUSE_PHASES, STAND_IN, Refusal
+from sichuan_mahjong.server.wire import ClientMessage, dumps, error_message
 
-__all__ = ["PAUSE_PHASES", "Client", "Room", "RoomClosedError", "RoomFullError", "RoomSettings", "ServerOptions"]
+__all__ = [
+    "PAUSE_PHASES",
+    "STAND_IN",
+    "Client",
+    "Room",
+    "RoomClosedError",
+    "RoomFullError",
+    "RoomSettings",
+    "ServerOptions",
+]
 
 log = logging.getLogger("sichuan_mahjong.server")
 
-#: Phases in which a seat that is not asked is shown nothing (someone else is deciding).
-PAUSE_PHASES: Final = frozenset({"claim", "rob", "declare"})
-#: The bot that plays a seat in 托管, after the hold, or when the turn timer runs out with no safe default.
-STAND_IN: Final = "expert"
 _T = TypeVar("_T")
 
 
@@ -77,7 +69,7 @@ def record_stem(created: float, code: str) -> str:
     return f"{time.strftime('%Y%m%d-%H%M%S', time.gmtime(created))}-{code}"
 
 
-class Room(Delivery):
+class Room(Pacing, Delivery):
     """A room and its match. Every public method is safe: an exception inside fails this room only."""
 
     def __init__(
@@ -89,25 +81,13 @@ class Room(Delivery):
         created: float | None = None,
         on_close: Callable[[Room], None] | None = None,
     ) -> None:
-        self.code = code
-        self.settings = settings
+        super().__init__(code, settings)
         self.store = store
         self.options = options
         self.created = time.time() if created is None else created
         self.on_close = on_close
-        self.seats: list[Seat | None] = [None, None, None, None]
         self.spectators: list[Conn] = []
         self.spectator_tokens: set[str] = set()
-        self.match: Match | None = None
-        self.seq = 0  # the room's own count of moments (steps and new hands); never sent
-        self.public_views = 0  # the public view's seq: the moments spectators were shown
-        self.public_deadline: float | None = None  # the deadline as of the last public moment
-        self.answers: dict[int, Action] = {}
-        self.pending: dict[int, list[Action]] = {}
-        self.deadline: float | None = None  # wall-clock seconds the current decision must be made by
-        self.public: Shown | None = None
-        self.closed: str | None = None
-        self.next_votes: set[int] = set()
         self.last_active = time.monotonic()  # when a person of the room was last connected or active
         self.visited = False  # a person of the room has connected (or the room was restored with answers)
         self._handles: list[asyncio.TimerHandle] = []
@@ -116,7 +96,6 @@ class Room(Delivery):
         self._room_sent = float("-inf")
         self._rules_json = settings.rules.to_dict()
         self.phrases = Phrases()  # quick phrases: one per seat every 2 s (server/phrases.py)
-        self.strikes = Strikes()  # two timeouts in a row: 托管 (server/turn_timer.py)
         self.recap = Recap()  # the last 结算, for a seat that was away (server/recap.py)
 
     # ------------------------------------------------------------------------------------------ guarding
@@ -147,9 +126,9 @@ class Room(Delivery):
         for handle in (self._next_hand, self._notice):
             if handle is not None:
                 handle.cancel()
+        if message is not None:
+            self._broadcast(message)
         for conn in self._conns():
-            if message is not None:
-                conn.client.send(message)
             conn.client.close(code)
         for seat in self._seats():
             seat.conn = None
@@ -164,38 +143,11 @@ class Room(Delivery):
                 self.on_close(self)
 
     # ------------------------------------------------------------------------------------------- seating
-    def expired(self, now: float | None = None) -> str | None:
-        """Why the room should close now (``"expired"``, ``"finished"``), or None.
-
-        People keep a room alive, bots and spectators do not: with no person connected, a room nobody ever
-        connected to closes after ``options.unused`` seconds, a finished match after ``idle / 10``, any other
-        after ``idle`` since a person was last there."""
-        if self.people_here:
-            return None
-        now = time.monotonic() if now is None else now
-        over = self.match is not None and self.match.is_over
-        if over:
-            limit, reason = self.options.idle / 10, "finished"
-        else:
-            limit, reason = (self.options.idle if self.visited else self.options.unused), "expired"
-        return reason if now - self.last_active > limit else None
-
-    @property
-    def full(self) -> bool:
-        return all(s is not None for s in self.seats)
-
-    def place(self, seat: SeatRow) -> None:
-        """Put a stored seat in the room (creation and restore)."""
-        self.seats[seat.seat] = Seat(seat.seat, seat.name, seat.token, seat.bot, seat.auto)
-
     def join(self, name: str) -> SeatRow:
         """A person takes the first free seat; raises RoomFullError. Starts the match when the room fills."""
         if self.closed is not None:
             raise RoomClosedError(f"room {self.code} is closed")
-        free = next((i for i, s in enumerate(self.seats) if s is None), None)
-        if free is None:
-            raise RoomFullError(f"room {self.code} is full")
-        row = SeatRow(free, name, secrets.token_urlsafe(24), None)
+        row = SeatRow(self.free_seat(), name, secrets.token_urlsafe(24), None)
         self.store.add_seat(self.code, row)
         self.place(row)
         self.touch()
@@ -216,34 +168,25 @@ class Room(Delivery):
         self.spectator_tokens.add(token)
         return token
 
-    def touch(self) -> None:
-        self.last_active = time.monotonic()
-
     # ------------------------------------------------------------------------------------------- replay
     def restore(self, answers: list[tuple[int, int, str]]) -> None:
         """Rebuild the match from the stored answers (hand index, seat, action), in the order accepted."""
         if not self.full:
             return
-        self.match = Match(self.settings.rules, hands=self.settings.hands, seed=self.settings.seed)
-        self._new_hand()
-        for hand, seat, text in answers:
-            while self.match.hand_index < hand:
-                self._new_hand()
-            self._take(seat, Action.parse(text), persist=False)
+        self.replay(answers)
         self.visited = self.visited or bool(answers)
         self.touch()
 
     def start(self) -> None:
         """All four seats are filled: the match begins."""
-        self.match = Match(self.settings.rules, hands=self.settings.hands, seed=self.settings.seed)
-        self._new_hand()
+        self.begin()
         self.resume()
         # A 报叫 at the deal (no exchange, no 定缺) is asked before anyone plays, and the seats not asked are
         # shown nothing meanwhile: they hear from the room itself that the match began (a view carries it too).
-        room: dict[str, Any] | None = None
+        room: str | None = None
         for conn in self._conns():
             if self._shown(conn) is None:
-                room = room or {"type": "room", "room": self.room_json()}
+                room = room or dumps({"type": "room", "room": self.room_json()})
                 conn.client.send(room)
 
     def resume(self) -> None:
@@ -253,51 +196,12 @@ class Room(Delivery):
                 self._start_hold(seat)
         self._changed()
 
-    def _new_hand(self) -> None:
-        assert self.match is not None
-        self.match.next_game()
-        self.seq += 1
-        self.answers = {}
-        self.next_votes = set()
-        # Nothing of this hand is shown yet: a seat not asked a 报叫 at the deal is shown nothing until it is
-        # answered (on reconnecting meanwhile: the room, never the last hand's view, whose events count another game).
-        self.public = None
-        for seat in self._seats():
-            seat.shown = None
-        self._remember()
-
     # --------------------------------------------------------------------------------------- the engine
-    def _take(self, seat: int, action: Action, *, persist: bool = True) -> bool:
-        """Accept one answer (written first); step the game once every asked seat has answered."""
-        game = self.game
-        assert game is not None and self.match is not None
-        if persist:
-            self.store.add_answer(self.code, self.match.hand_index, seat, str(action))
-        self.answers[seat] = action
-        if len(self.answers) < len(self.pending) or not set(self.pending) <= set(self.answers):
-            return False
-        answers, self.answers = self.answers, {}
-        game.step(answers)
-        self.seq += 1
-        self._remember()
-        return True
-
-    def _remember(self) -> None:
-        """Note what each person (and the public) may be shown now; nothing is sent here."""
-        game = self.game
-        assert game is not None
-        self.pending = game.to_act()
-        pause = game.phase in PAUSE_PHASES
-        upto = len(game.events)
-        public = Shown(self.seq, public_view(game.view(0)), upto)
-        for seat in self._seats():
-            if seat.person and (not pause or seat.index in self.pending):
-                seat.views += 1
-                seat.shown = Shown(self.seq, game.view(seat.index), upto, public, number=seat.views)
-        if not pause:
-            self.public_views += 1
-            public.number = self.public_views
-            self.public = public
+    def _take(self, seat: int, action: Action) -> bool:
+        """Accept one answer, written to the store first; True when it stepped the game."""
+        assert self.match is not None
+        self.store.add_answer(self.code, self.match.hand_index, seat, str(action))
+        return self.take(seat, action)
 
     def _submit(self, seat: int, action: Action) -> None:
         """Take an answer; the seat hears ``answered`` whenever it gets no view at once (others still decide)."""
@@ -315,19 +219,9 @@ class Room(Delivery):
         game = self.game
         assert game is not None and self.match is not None
         self._cancel()
-        self.deadline = None
-        if self.pending and self.settings.timer is not None:
-            self.deadline = time.time() + self.settings.timer
-        if self.public is not None and self.public.seq == self.seq:
-            self.public_deadline = self.deadline
+        self.ask(time.time())
         room = self.room_json(current=True)
-        room_text = dumps(room)
-        for seat in self._seats():
-            if seat.conn is not None and seat.shown is not None and seat.shown.seq == self.seq:
-                self._view_to(seat.conn, seat.shown, room_text)
-        if self.public is not None and self.public.seq == self.seq:
-            for conn in self.spectators:
-                self._view_to(conn, self.public, room_text)
+        self._send_views(dumps(room))
         if game.is_over:
             self._hand_over(game, room)
         else:
@@ -336,8 +230,7 @@ class Room(Delivery):
     def _hand_over(self, game: Game, room: Mapping[str, Any]) -> None:
         assert self.match is not None
         message = hand_over_message(game, self.match.hand_index + 1, room)
-        for conn in self._conns():
-            conn.client.send(message)
+        self._broadcast(message)
         self.recap.sent(message, (s.index for s in self._seats() if s.conn is not None))
         records = self.options.records
         if records is not None:  # each hand once, then the whole match once: linear in the match's length
@@ -347,9 +240,7 @@ class Room(Delivery):
             if self.match.is_over:
                 save_match(self.match, records / f"{name}.jsonl")
         if self.match.is_over:
-            over = {"type": "match_over", "totals": self.match.totals, "room": room}
-            for conn in self._conns():
-                conn.client.send(over)
+            self._broadcast({"type": "match_over", "totals": self.match.totals, "room": room})
         else:
             self._next_hand = asyncio.get_running_loop().call_later(self.options.pause, self.guard, self.next_hand)
 
@@ -360,122 +251,8 @@ class Room(Delivery):
         if self._next_hand is not None:
             self._next_hand.cancel()
             self._next_hand = None
-        self._new_hand()
+        self.new_hand()
         self._changed()
-
-    # -------------------------------------------------------------------------------------- bots, timers
-    def _cancel(self) -> None:
-        for h in self._handles:
-            h.cancel()
-        self._handles = []
-
-    def _later(self, delay: float, fn: Callable[..., None], *args: Any) -> None:
-        loop = asyncio.get_running_loop()
-        self._handles.append(loop.call_later(max(0.0, delay), self.guard, fn, *args))
-
-    def _schedule(self) -> None:
-        """Bots answer after their delay; with a turn timer, people answer by the deadline. Nothing happens
-        while no person of the room is connected: its bots wait for one."""
-        self._cancel()
-        if not self.people_here:
-            return
-        people = False
-        for s in self.pending:
-            if s in self.answers:
-                continue
-            seat = self._seat(s)
-            if seat.botted:
-                self._later(
-                    self.options.bot_delay if seat.bot is not None else min(self.options.bot_delay, 0.3),
-                    self._bot_answer,
-                    s,
-                    self.seq,
-                )
-            else:
-                people = True
-        if people and self.deadline is not None:
-            self._later(self.deadline - time.time(), self._timeout, self.seq)
-
-    def _bot_due(self, s: int, seq: int) -> bool:
-        """Seat s is still a bot's to answer at step ``seq``: nothing moved, nobody answered for it, a person
-        is there to see it."""
-        return (
-            self.closed is None
-            and seq == self.seq
-            and s not in self.answers
-            and s in self.pending
-            and self._seat(s).botted
-            and self.people_here
-        )
-
-    def _bot_answer(self, s: int, seq: int) -> None:
-        if not self._bot_due(s, seq):
-            return
-        game = self.game
-        assert game is not None
-        # A searching bot (master) may think for a few hundred ms: it thinks in the server's one bot pool,
-        # from the view taken here, so the event loop keeps serving every other room; its answer counts only
-        # if nothing moved meanwhile.
-        seat, view, legal = self._seat(s), game.view(s), self.pending[s]
-        pool = pool_for(self.options.bot_workers, self.options.bot_processes)
-        seed = (self.settings.seed * 4 + s) % (1 << 62)
-        pool.submit(
-            self.code,
-            s,
-            seat.bot or STAND_IN,
-            seed,
-            view,
-            legal,
-            lambda: self._bot_due(s, seq),
-            lambda answer: self.guard(self._bot_answered, s, seq, view, legal, answer),
-            playing=any(p.person and p.conn is not None and not p.botted for p in self._seats()),
-        )
-
-    def _bot_answered(
-        self, s: int, seq: int, view: Observation, legal: list[Action], answer: Action | BaseException
-    ) -> None:
-        if not self._bot_due(s, seq):
-            return
-        if isinstance(answer, BaseException):
-            log.warning("room %s: the bot of seat %d failed, playing a safe answer: %r", self.code, s, answer)
-            answer = safe_answer(view, legal)
-        self._submit(s, answer if answer in legal else safe_answer(view, legal))
-
-    def _timeout(self, seq: int) -> None:
-        """The turn timer ran out: each person still to answer passes, else discards the drawn tile, else the
-        stand-in bot answers."""
-        game = self.game
-        if seq != self.seq or game is None:
-            return
-        for s, legal in list(self.pending.items()):
-            if s in self.answers or seq != self.seq:
-                continue
-            view = game.view(s)
-            pick = passive_answer(view, legal)
-            if pick is None:
-                try:
-                    pick = make_agent(STAND_IN, seed=seq).act(view, legal)
-                except Exception as exc:
-                    log.warning("room %s: the stand-in for seat %d failed: %r", self.code, s, exc)
-                    pick = safe_answer(view, legal)
-            if not self._seat(s).botted and self.strikes.ran_out(s):
-                self._auto(self._seat(s), True)  # the second timeout in a row: 托管 until the person taps again
-            self._submit(s, pick)
-
-    def _start_hold(self, seat: Seat) -> None:
-        if seat.hold is not None:
-            seat.hold.cancel()
-        loop = asyncio.get_running_loop()
-        seat.hold = loop.call_later(self.options.hold, self.guard, self._take_over, seat.index)
-
-    def _take_over(self, s: int) -> None:
-        seat = self._seat(s)
-        seat.hold = None
-        if seat.conn is None and not seat.away:
-            seat.away = True
-            self._send_room()
-            if self.match is not None and self.game is not None and not self.game.is_over:
-                self._schedule()
 
     # -------------------------------------------------------------------------------------- connections
     def attach(self, client: Client, seat: int | None) -> Conn:
@@ -488,7 +265,6 @@ class Room(Delivery):
         return conn
 
     def _attach(self, conn: Conn) -> None:
-        client = conn.client
         if conn.seat is None:
             self.spectators.append(conn)
         else:
@@ -500,30 +276,8 @@ class Room(Delivery):
                 seat.hold.cancel()
                 seat.hold = None
             seat.away = False
-        role = "spectator" if conn.seat is None else "player"
-        client.send({"type": "hello", "room": self.code, "seat": conn.seat, "role": role})
-        game = self.game
-        shown = self._shown(conn)
-        room = self.room_json(current=shown is not None and shown.seq == self.seq)
-        if game is None or self.match is None:
-            self._room_to(conn, dumps(room))
-            self._send_room()  # the others hear of it, coalesced
-            return
-        if shown is not None:
-            self._view_to(conn, shown, dumps(room))
-        else:  # shown nothing yet (a 报叫 at the deal is being decided): the room says the match began
-            self._room_to(conn, dumps(room))
-        self._send_room()  # the others hear of it, coalesced (this one has the room already)
-        if game.is_over:
-            client.send(hand_over_message(game, self.match.hand_index + 1, room))
-            if conn.seat is not None:
-                self.recap.told.add(conn.seat)
-            if self.match.is_over:
-                client.send({"type": "match_over", "totals": self.match.totals, "room": room})
-        else:
-            missed = None if conn.seat is None else self.recap.missed(conn.seat)
-            if missed is not None:  # the bot finished the last hand while this seat was away
-                client.send(missed)
+        self._greet(conn)
+        if self.game is not None and not self.game.is_over:
             self._schedule()
 
     def detach(self, conn: Conn) -> None:
@@ -573,10 +327,7 @@ class Room(Delivery):
         if kind == "auto":
             self._auto(seat, bool(message.on))
         elif kind == "next":
-            self.next_votes.add(seat.index)
-            if game.is_over and all(
-                s.index in self.next_votes for s in self._seats() if s.person and s.conn is not None and not s.auto
-            ):
+            if self.vote_next(seat.index):
                 self.next_hand()
         elif kind == "advise":
             self._advise(conn, seat, message)
@@ -590,18 +341,7 @@ class Room(Delivery):
         except TooSoonError as exc:
             conn.client.send(error_message("too_soon", str(exc)))
             return
-        for other in self._conns():
-            other.client.send(said)
-
-    def _auto(self, seat: Seat, on: bool) -> None:
-        if not on and self.strikes.back(seat.index) and not seat.auto:
-            self._send_room()  # 托管 for timeouts ends (the flag shows in the room) though auto was already off
-        if seat.auto != on:
-            seat.auto = on
-            self.store.set_auto(self.code, seat.index, on)
-            self._send_room()
-            if self.game is not None and not self.game.is_over:
-                self._schedule()
+        self._broadcast(said)
 
     def _advise(self, conn: Conn, seat: Seat, message: ClientMessage) -> None:
         if self._stale(conn, message.seq):
@@ -622,24 +362,13 @@ class Room(Delivery):
         conn.client.send({"type": "advice", "seq": shown.number, **advice})
 
     def _act(self, conn: Conn, seat: Seat, message: ClientMessage) -> None:
-        if self._stale(conn, message.seq):
-            return
-        try:
-            action = Action.parse(str(message.action))
-        except ActionParseError as exc:
-            conn.client.send(error_message("malformed", str(exc)))
-            return
-        if seat.index in self.answers:
-            conn.client.send(error_message("answered", f"you already answered {self.answers[seat.index]}"))
-            return
-        legal = self.pending.get(seat.index, [])
-        if action not in legal:
-            view = seat.shown.view if seat.shown is not None else None
-            conn.client.send(refusal_message(action, view, legal))
+        action = self.check(seat.index, message.seq, str(message.action))
+        if isinstance(action, Refusal):
+            self._refuse(conn, action)
             return
         if seat.away:
             seat.away = False
             self._send_room()
         if self.strikes.back(seat.index):  # a tap of one's own ends 托管 for timeouts
             self._auto(seat, False)
-        self._submit(seat.index, legal[legal.index(action)])
+        self._submit(seat.index, action)

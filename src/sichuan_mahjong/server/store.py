@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sichuan_mahjong.server.dbcheck import StoreError, check_database, counts, mark_path
+from sichuan_mahjong.server.dbcheck import StoreError, check_database, check_store, counts, is_postgres, mark_path
 from sichuan_mahjong.server.schema import TABLES
 
 __all__ = [
@@ -383,11 +383,6 @@ def _room_row(code: str, settings: object, created: float) -> RoomRow:
     return RoomRow(code, parsed, created)
 
 
-def is_postgres(db: str | Path) -> bool:
-    """``scmj serve --db``: a ``postgresql://`` (or ``postgres://``) URL names a PostgreSQL database."""
-    return str(db).startswith(("postgresql://", "postgres://"))
-
-
 def open_store(db: str | Path, *, wal_max: int = DEFAULT_WAL_MAX) -> RoomStore:
     """The store for ``scmj serve --db``: PostgreSQL for a URL, otherwise the SQLite file ``db``."""
     if is_postgres(db):
@@ -395,13 +390,3 @@ def open_store(db: str | Path, *, wal_max: int = DEFAULT_WAL_MAX) -> RoomStore:
 
         return PgStore(str(db))
     return Store(db, wal_max=wal_max)
-
-
-def check_store(db: str | Path) -> None:
-    """The start-up check for either kind: :func:`check_database` for a file, a connection for PostgreSQL."""
-    if is_postgres(db):
-        from sichuan_mahjong.server.pgstore import check_postgres
-
-        check_postgres(str(db))
-    else:
-        check_database(db)
