@@ -112,6 +112,32 @@ MEASURE = """() => {
       }
     }
   }
+  // A seat's name wraps only between its words (电脑· / 高手 or Bot · / expert), never inside one (高 / 手) that
+  // would fit on a line of its own (a longer one must break).
+  for (const el of document.querySelectorAll('.table .who .name')) {
+    const tops = [];
+    const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+      for (let i = 0; i < n.data.length; i++) {
+        const range = document.createRange();
+        range.setStart(n, i);
+        range.setEnd(n, i + 1);
+        const r = range.getClientRects()[0];
+        const seen = r && r.bottom <= el.getBoundingClientRect().bottom + 1; // not clamped away
+        tops.push([n.data[i], seen ? Math.round(r.top) : null, seen ? r.width : 0]);
+      }
+    }
+    let word = [];
+    for (const [ch, top, width] of [...tops, [' ', null, 0]]) {
+      if (ch === ' ' || ch === '·') {
+        const lines = new Set(word.filter(([t]) => t !== null).map(([t]) => t));
+        const wide = word.reduce((sum, [, w]) => sum + w, 0);
+        const text = word.map(([, , c]) => c).join('');
+        if (lines.size > 1 && wide <= el.clientWidth) problems.push(`the name "${el.textContent}" breaks in "${text}"`);
+        word = [];
+      } else word.push([top, width, ch]);
+    }
+  }
   // The top bar's buttons and words each whole, on one line, side by side (not squeezed into one another).
   const bar = [...document.querySelectorAll('.table .topbar > *')].filter(shown).map(box);
   for (const b of bar) {
@@ -290,8 +316,9 @@ def crowded(view_message: dict[str, Any]) -> dict[str, Any]:
     room = m.get("room") or {}
     players = room.get("players") or [{} for _ in range(4)]
     names = ["阿明同学的手机号码很长", "Alexandra Konstantinopoulou", "李白白白白白白白白", "Bartholomew"]
+    bots = [None, None, None, "master"]  # 上家 a bot: its name (电脑·大师（最强）) wraps between words only
     for seat, p in enumerate(players):
-        p.update({"name": names[seat], "bot": None, "auto": seat == 1, "connected": seat != 3})
+        p.update({"name": names[seat], "bot": bots[seat], "auto": seat == 1, "connected": seat != 3})
     room.update({"players": players, "totals": [-1024, 2048, -512, -512], "hand_no": 12, "hands": 16})
     m["room"] = room
     return m

@@ -31,6 +31,11 @@ export function playerName(t, room, seat) {
   return p.bot ? botName(t, p.bot) : p.name;
 }
 
+/** A name as HTML that may wrap only after its separator (电脑·<wbr>高手), never inside a word (高 / 手). */
+function nameHTML(name) {
+  return esc(name).replaceAll("·", "·<wbr>");
+}
+
 /** A bot by its tier as the page names it (电脑·高手 / Bot · expert); a tier the page has no words for by name. */
 export function botName(t, tier) {
   return t.has(`tier_${tier}`) ? t(`tier_${tier}`) : t("tier_other", { name: tier });
@@ -100,7 +105,7 @@ function plateHTML(t, ctx, seat) {
   return `
     <div class="plate">
       <div class="who"><span class="rel">${esc(seatLabel(t, seat, ctx.me))}</span>
-        <span class="name">${esc(playerName(t, room, seat))}</span></div>
+        <span class="name">${nameHTML(playerName(t, room, seat))}</span></div>
       <div class="badges">${badgesHTML(t, view, room, seat)}</div>
       <div class="money"><span class="${signClass(score)}" title="${esc(t("this_hand"))}">${esc(signed(score))}</span>
         <span class="total" title="${esc(t("match_total"))}">${esc(t("total_short", { n: signed(total) }))}</span></div>
