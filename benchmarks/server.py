@@ -9,6 +9,10 @@ completes a step to the first view of the next state at that table (p50, p99, ma
 is bounded: each level lasts ``--seconds`` after a warm-up, and it stops after a level whose p99 passes
 ``--stop-ms``. Target (issue 8): 500 tables at a 1 s think time with p99 under 100 ms.
 
+Where a tail comes from: ``--profile FILE`` (cProfile of the server) and ``--stalls FILE`` (the server loop's
+stack each time it gave no turn for 50 ms: one slow call shows the same stack every time, a long batch of ready
+callbacks a different ordinary message each time).
+
 ``--many N``: the same load through nginx in front of N ``scmj serve --worker K/N`` processes on a PostgreSQL
 cluster of this run's own (scripts/serve_many.py; CPU and memory are the workers' sums); ``--many 1,2`` or
 ``--many 0,2`` runs one set after the other in the same run (0: one process on SQLite, as above). After the
@@ -40,7 +44,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from serverproc import HOST, PROFILED, cpu_seconds, free_port, rss_mb
+from serverproc import HOST, PROFILED, STALLS, cpu_seconds, free_port, rss_mb
 from websockets.asyncio.client import ClientConnection, connect
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -260,7 +264,11 @@ def limits_off() -> list[str]:
 
 def one_process(args: argparse.Namespace, tmp: Path) -> tuple[Target, Any]:
     port = free_port()
-    launch = ["-m", "sichuan_mahjong", "serve"] if args.profile is None else ["-c", PROFILED, str(args.profile)]
+    launch = ["-m", "sichuan_mahjong", "serve"]
+    if args.profile is not None:
+        launch = ["-c", PROFILED, str(args.profile)]
+    elif args.stalls is not None:
+        launch = ["-c", STALLS, str(args.stalls)]
     cmd = [sys.executable, *launch, "--host", HOST, "--port", str(port)]
     cmd += ["--db", str(tmp / "bench.db"), "--hold", "600", "--bot-delay", "0", "--pause", "0"]
     cmd += ["--rate", "1000", "--full-gc", str(args.full_gc), "--log-level", "warning", *limits_off()]
@@ -314,6 +322,9 @@ def main() -> None:
         "--full-gc", type=float, default=300.0, help="the server's --full-gc (0: Python's own collections)"
     )
     parser.add_argument("--profile", type=Path, default=None, help="run the server under cProfile, stats to FILE")
+    parser.add_argument(
+        "--stalls", type=Path, default=None, help="write the server loop's stack to FILE at each stall over 50 ms"
+    )
     parser.add_argument(
         "--many", default="0", help="0: one process on SQLite; N: N workers behind nginx on PostgreSQL; 0,2: both"
     )
