@@ -129,12 +129,13 @@ MEASURE = """() => {
     }
     let word = [];
     for (const [ch, top, width] of [...tops, [' ', null, 0]]) {
-      if (ch === ' ' || ch === '·') {
+      // A word ends at a space or a ·, and a bracket starts one (大师 / （最强） may wrap like words).
+      if (ch === ' ' || ch === '·' || ch === '(' || ch === '（') {
         const lines = new Set(word.filter(([t]) => t !== null).map(([t]) => t));
         const wide = word.reduce((sum, [, w]) => sum + w, 0);
         const text = word.map(([, , c]) => c).join('');
         if (lines.size > 1 && wide <= el.clientWidth) problems.push(`the name "${el.textContent}" breaks in "${text}"`);
-        word = [];
+        word = ch === '(' || ch === '（' ? [[top, width, ch]] : [];
       } else word.push([top, width, ch]);
     }
   }
