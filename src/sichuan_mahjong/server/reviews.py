@@ -15,11 +15,7 @@ from sichuan_mahjong.record import read_record
 from sichuan_mahjong.review import review_record
 from sichuan_mahjong.server.lobby import RequestError
 
-__all__ = ["COSTLY", "QUEUE", "Reviews", "cache_path", "mark", "summary_line"]
-
-#: Reviews waiting or running at once in the whole server by default (``scmj serve --review-queue N``); one more
-#: is refused with 503 (ask again later).
-QUEUE = 4
+__all__ = ["COSTLY", "Reviews", "cache_path", "mark", "summary_line"]
 
 
 def cache_path(record: Path, seat: int, samples: int) -> Path:
@@ -64,9 +60,11 @@ def _review(record: str, seat: int, samples: int) -> None:
 
 
 class Reviews:
-    """The server's review queue: ``ask`` answers ``done`` with the review, or ``queued``/``running``."""
+    """The server's review queue: ``ask`` answers ``done`` with the review, or ``queued``/``running``. ``queue``:
+    reviews waiting or running at once in the whole server (``ServerOptions.review_queue``, ``scmj serve
+    --review-queue``); one more is refused with 503 (ask again later)."""
 
-    def __init__(self, samples: int, queue: int = QUEUE) -> None:
+    def __init__(self, samples: int, queue: int) -> None:
         if queue < 1:
             raise ValueError(f"the review queue must hold at least 1, got {queue}")
         self.samples = samples
