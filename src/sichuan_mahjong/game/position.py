@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from sichuan_mahjong.game.state import Game
 from sichuan_mahjong.hand.melds import Meld
-from sichuan_mahjong.tiles import NUM_KINDS, POW5
+from sichuan_mahjong.tiles import counts_of, suit_keys
 
 __all__ = ["Position", "position"]
 
@@ -53,19 +53,11 @@ def position(game: Game) -> Position | None:
         return None
     p = game.snapshot()
     turn = p.turn
-    wall = [0] * NUM_KINDS
-    for t in p.wall:
-        wall[t] += 1
+    wall = counts_of(p.wall)
     wall[drawn] += 1
-    counts = tuple([0] * NUM_KINDS for _ in range(4))
-    keys = tuple([0, 0, 0] for _ in range(4))
-    for s in range(4):
-        c, k = counts[s], keys[s]
-        for t in p.hands[s]:
-            c[t] += 1
-            k[t // 9] += POW5[t % 9]
+    counts = tuple(counts_of(hand) for hand in p.hands)
     counts[turn][drawn] -= 1
-    keys[turn][drawn // 9] -= POW5[drawn % 9]
+    keys = tuple(list(suit_keys(c)) for c in counts)
     meld_suits = tuple(sum({1 << m.tile_index // 9 for m in melds}) for melds in p.melds)
     return Position(
         turn=turn,
