@@ -117,7 +117,7 @@ class PlayedRoom:
     created: float
     seat: int
     names: list[str]
-    bots: list[str | None] = field(default_factory=lambda: [None] * 4)
+    bots: list[str | None]
 
 
 class RoomStore(ABC):
@@ -203,11 +203,11 @@ class RoomStore(ABC):
         out: list[PlayedRoom] = []
         for code, settings, created, seat in rows:
             seats = {
-                int(s): (str(n), b)
+                int(s): (str(n), str(b) if b else None)
                 for s, n, b in self._rows("SELECT seat, name, bot FROM seats WHERE code = ?", (code,))
             }
-            names = [seats[s][0] if s in seats else "" for s in range(4)]
-            bots = [str(seats[s][1]) if s in seats and seats[s][1] else None for s in range(4)]
+            names = [seats.get(s, ("", None))[0] for s in range(4)]
+            bots = [seats.get(s, ("", None))[1] for s in range(4)]
             room = _room_row(code, settings, created)
             out.append(PlayedRoom(code, room.settings, float(created), int(seat), names, bots))
         return out
