@@ -162,6 +162,18 @@ async def autoplay(peer: Peer, rng: random.Random, timeout: float = 60, first: M
             raise AssertionError(f"unexpected error: {m}")
 
 
+def answer_unread(room: Any, box: Any, conn: Any, rng: random.Random) -> None:
+    """In-process: ``conn`` (whose connection keeps its messages in ``box``, an :class:`Inbox` or alike) answers
+    every view it has not read that asks something, with :func:`pick`, and asks for the next hand after one."""
+    from sichuan_mahjong.server.wire import ClientMessage
+
+    for m in box.unread():
+        if m["type"] == "view" and m["legal"]:
+            room.handle(conn, ClientMessage("act", action=pick(m["legal"], rng), seq=m["seq"]))
+        elif m["type"] == "hand_over":
+            room.handle(conn, ClientMessage("next"))
+
+
 class Inbox:
     """An in-process connection for a :class:`~sichuan_mahjong.server.room.Room`: keeps what it is sent."""
 

@@ -15,10 +15,10 @@ import pytest
 
 from sichuan_mahjong.server.lobby import Lobby
 from sichuan_mahjong.server.phrases import PHRASES
-from sichuan_mahjong.server.room import Room, ServerOptions
+from sichuan_mahjong.server.room import ServerOptions
 from sichuan_mahjong.server.store import Store
 from sichuan_mahjong.server.wire import ClientMessage, dumps
-from webtable import pick
+from webtable import answer_unread
 
 OPTIONS = ServerOptions(hold=60, bot_delay=0, pause=0, room_interval=0.01)
 SPECTATORS = 5
@@ -74,21 +74,13 @@ def play(monkeypatch: pytest.MonkeyPatch) -> tuple[Counter[str], Outbox, Outbox,
         while room.match is None or not room.match.is_over:
             assert time.monotonic() < deadline, "the match did not end"
             for conn, box in zip(conns, (me, other), strict=True):
-                answer(room, box, conn, rng)
+                answer_unread(room, box, conn, rng)
             await asyncio.sleep(0.002)
         await asyncio.sleep(0.05)
         return me, other, watchers
 
     me, other, watchers = asyncio.run(go())
     return encodes, me, other, watchers
-
-
-def answer(room: Room, box: Outbox, conn: Any, rng: random.Random) -> None:
-    for m in box.unread():
-        if m["type"] == "view" and m["legal"]:
-            room.handle(conn, ClientMessage("act", action=pick(m["legal"], rng), seq=m["seq"]))
-        elif m["type"] == "hand_over":
-            room.handle(conn, ClientMessage("next"))
 
 
 def test_broadcasts_are_encoded_once_for_every_connection(monkeypatch: pytest.MonkeyPatch) -> None:

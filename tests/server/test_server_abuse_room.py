@@ -29,7 +29,7 @@ from sichuan_mahjong.server.room import PAUSE_PHASES, Room, ServerOptions
 from sichuan_mahjong.server.store import Store
 from sichuan_mahjong.server.wire import ClientMessage
 from sichuan_mahjong.tiles import TooManyCopiesError
-from webtable import Inbox, Server, pick
+from webtable import Inbox, Server, answer_unread, pick
 
 OPTIONS = ServerOptions(hold=60, bot_delay=0, pause=0, room_interval=0.05)
 BOTS = {"1": "expert", "2": "expert", "3": "expert"}
@@ -40,14 +40,6 @@ async def until(test: Any, seconds: float = 20.0) -> None:
     while not test():
         assert time.monotonic() < deadline, "timed out"
         await asyncio.sleep(0.005)
-
-
-def answer(room: Room, inbox: Inbox, conn: Any, rng: random.Random) -> None:
-    for m in inbox.unread():
-        if m["type"] == "view" and m["legal"]:
-            room.handle(conn, ClientMessage("act", action=pick(m["legal"], rng), seq=m["seq"]))
-        elif m["type"] == "hand_over":
-            room.handle(conn, ClientMessage("next"))
 
 
 def test_bots_pause_while_no_person_is_connected() -> None:
@@ -188,7 +180,7 @@ def test_a_seats_seq_and_the_public_one_say_nothing_of_others_claims(monkeypatch
         room.attach(spectator, None)
         rng = random.Random(5)
         while room.match is not None and not room.match.is_over:
-            answer(room, player, conn, rng)
+            answer_unread(room, player, conn, rng)
             await asyncio.sleep(0.002)
         assert others_asked > 3, "no claim by another seat to hide"
         for inbox in (player, spectator):
@@ -369,7 +361,7 @@ def test_a_bot_that_raises_plays_a_safe_answer_and_the_room_plays_on(
         deadline = time.monotonic() + 60
         while room.match is not None and not room.match.is_over and room.closed is None:
             assert time.monotonic() < deadline
-            answer(room, inbox, conn, rng)
+            answer_unread(room, inbox, conn, rng)
             await asyncio.sleep(0.002)
         assert room.closed is None and inbox.closed is None
         assert any(m["type"] == "match_over" for m in inbox.seen)
