@@ -179,6 +179,8 @@ def assert_fits(page: Page, size: str, where: str) -> None:
 
 #: A simple player that lets the wall run: it never wins (the test wants long rivers), else as webpage.step.
 RUN_THE_WALL = ("pung", "kong", "declare_ready", "pass")
+#: 后4张必胡 (R9.2): in the last four tiles a ready player's win may be the only answer the page offers.
+FORCED_WIN = '[data-act=send][data-action="hu"]'
 
 
 def play_hand_checked(page: Page, size: str, lang: str, limit: float = 150.0) -> tuple[int, int, int]:
@@ -190,7 +192,7 @@ def play_hand_checked(page: Page, size: str, lang: str, limit: float = 150.0) ->
     last: list[Any] = []
     deadline = time.monotonic() + limit
     while not page.locator("[data-role=settlement]").count():
-        assert time.monotonic() < deadline, f"the hand did not end in {limit} s"
+        assert time.monotonic() < deadline, f"the hand did not end in {limit} s; the page offers: {offered(page)}"
         state: list[Any] = page.evaluate(SEEN)
         if state != last:
             last = state
@@ -202,9 +204,24 @@ def play_hand_checked(page: Page, size: str, lang: str, limit: float = 150.0) ->
                 shot(page, f"claim-{size}-{lang}")
             longest, wall = max(longest, state[1]), state[2]
             checked += 1
-        if not step(page, prefer=RUN_THE_WALL):
-            page.wait_for_timeout(30)
+        if step(page, prefer=RUN_THE_WALL):
+            continue
+        if page.locator(FORCED_WIN).count() and step(page, ("hu",)):
+            print(f"{size} {lang}: a forced win (R9.2) with {state[2]} tiles in the wall")
+            continue
+        page.wait_for_timeout(30)
     return checked, longest, wall
+
+
+def offered(page: Page) -> str:
+    """What the page asks of the player now, for a failure's message: its prompt, buttons and legal tiles."""
+    return str(
+        page.evaluate(
+            """() => [document.querySelector('[data-role=prompt]')?.textContent,
+  [...document.querySelectorAll('.act')].map((b) => b.dataset.action || b.dataset.act).join(', '),
+  document.querySelectorAll('.seat-bottom .tile.mine.legal').length + ' legal tiles'].join(' | ')"""
+        )
+    )
 
 
 #: What changed on the table: [a count of what is drawn, the longest river, the wall's count].
