@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from sichuan_mahjong.server import wire
 from sichuan_mahjong.server.lobby import Lobby
 from sichuan_mahjong.server.phrases import PHRASES
 from sichuan_mahjong.server.room import ServerOptions
@@ -50,14 +51,15 @@ class Outbox:
 def play(monkeypatch: pytest.MonkeyPatch) -> tuple[Counter[str], Outbox, Outbox, list[Outbox]]:
     """A two-hand match: seats 0 and 1 people, two bots, five spectators; counts every encode of a broadcast."""
     encodes: Counter[str] = Counter()
-    real = json.dumps
 
-    def counting(obj: Any, *args: Any, **kwargs: Any) -> str:
-        if isinstance(obj, dict) and obj.get("type") in BROADCASTS:
-            encodes[obj["type"]] += 1
-        return real(obj, *args, **kwargs)
+    class Counting(json.JSONEncoder):
+        def encode(self, o: Any) -> str:
+            if isinstance(o, dict) and o.get("type") in BROADCASTS:
+                encodes[o["type"]] += 1
+            return super().encode(o)
 
-    monkeypatch.setattr(json, "dumps", counting)
+    # Every message the server sends is encoded by wire.dumps, through its one encoder.
+    monkeypatch.setattr(wire, "_ENCODER", Counting(ensure_ascii=False, separators=(",", ":")))
 
     async def go() -> tuple[Outbox, Outbox, list[Outbox]]:
         lobby = Lobby(Store(":memory:"), OPTIONS)

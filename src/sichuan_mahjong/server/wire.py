@@ -202,9 +202,14 @@ def hints_json(view: Observation) -> dict[str, Any]:
     return {"waits": waits, "discard_waits": by_discard}
 
 
+#: One encoder for every message: ``json.dumps`` with options builds a new one per call, a third of the time of
+#: encoding a small message, and a moment encodes about eighteen (the same text either way).
+_ENCODER: Final = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+
+
 def dumps(obj: object) -> str:
     """Compact JSON text, non-ASCII kept (names, Chinese words)."""
-    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+    return _ENCODER.encode(obj)
 
 
 def shared_view_text(view: Mapping[str, Any]) -> str:
