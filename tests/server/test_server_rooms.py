@@ -199,7 +199,16 @@ def test_the_http_api_refuses_bad_requests_with_the_reason(tmp_path: Path) -> No
         assert info["players"][1]["name"] == "小 李" and info["players"][2] is None and not info["started"]
         health = client.get("/healthz").json()
         assert health["ok"] is True and health["rooms"] == 2 and health["handle"] == {"n": 0}
-        assert health["gc"] == {"every_s": 0.0, "runs": 0, "last_ms": 0.0, "max_ms": 0.0, "found": 0}
+        assert health["gc"] == {
+            "every_s": 0.0,
+            "runs": 0,
+            "last_ms": 0.0,
+            "max_ms": 0.0,
+            "found": 0,
+            "young_every_s": 0.0,
+            "young_runs": 0,
+            "young_max_ms": 0.0,
+        }
         assert client.get("/").status_code == 200
         with (
             pytest.raises(WebSocketDisconnect) as closed,

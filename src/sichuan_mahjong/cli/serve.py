@@ -130,8 +130,8 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         type=float,
         default=300.0,
         metavar="SECONDS",
-        help="between full garbage collections; 0: Python's own policy, which can stall a busy server for "
-        "0.1-0.5 s at a time (default: 300)",
+        help="between full garbage collections (young ones run every 0.05 s); 0: Python's own policy, which can "
+        "stall a busy server for 0.1-0.5 s at a time (default: 300)",
     )
     p.add_argument(
         "--wal-max",

@@ -26,7 +26,7 @@ from sichuan_mahjong.rules import PRESETS
 from sichuan_mahjong.server import botpool
 from sichuan_mahjong.server.botpool import pool_for
 from sichuan_mahjong.server.cluster import Cluster, ClusterOptions, Gate
-from sichuan_mahjong.server.gcpolicy import FullCollections, scheduled_full_collections
+from sichuan_mahjong.server.gcpolicy import Collections, scheduled_collections
 from sichuan_mahjong.server.history import history_routes
 from sichuan_mahjong.server.limits import AddressGate, AddressLimits, LimitExceededError, SourceLogLimit
 from sichuan_mahjong.server.lobby import Lobby, RequestError
@@ -73,7 +73,7 @@ def create_app(
     state: dict[str, Lobby] = {}
     workers: list[Cluster] = []
     timings = Timings()
-    collections: list[FullCollections] = []
+    collections: list[Collections] = []
     # Rooms are made one per turn of the event loop: a burst of POST /api/rooms (many addresses, each under its
     # own limits) then takes turns with whatever else is ready (a person's ping or answer) instead of running
     # back to back in one turn while every table waits.
@@ -107,7 +107,7 @@ def create_app(
             tasks.append(loop.create_task(worker.run()))
             log.info("worker %s: %d room(s) held", cluster.name, len(the_lobby.rooms))
         try:
-            async with scheduled_full_collections(options.full_gc) as full:
+            async with scheduled_collections(options.full_gc) as full:
                 collections.append(full)
                 yield
         finally:
