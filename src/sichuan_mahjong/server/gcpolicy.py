@@ -16,8 +16,8 @@ tables, 2026-12-05). So while the server runs:
   * the objects made at start-up (modules, classes, the restored rooms) are frozen out of every collection;
   * Python's automatic collections are off (threshold 0);
   * generations 0 and 1 are collected together every ``young`` seconds (default :data:`YOUNG_EVERY`): each
-    young object is walked once, and one collection holds what 50 ms of play made (a few thousand objects, a
-    few ms at 500 tables) instead of what seconds made;
+    young object is walked once, and one collection holds what 50 ms of play made (a few thousand objects,
+    5-12 ms at 500 tables) instead of what seconds made;
   * the full collection runs every ``every`` seconds; the counts and durations of both appear in ``/healthz``
     (``gc``).
 
