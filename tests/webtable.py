@@ -162,6 +162,15 @@ async def autoplay(peer: Peer, rng: random.Random, timeout: float = 60, first: M
             raise AssertionError(f"unexpected error: {m}")
 
 
+async def until(test: Callable[[], bool], seconds: float = 20.0) -> None:
+    """Wait on the running loop (its tasks and clocks go on meanwhile) until ``test()`` holds; fail after
+    ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while not test():
+        assert time.monotonic() < deadline, "not reached in time"
+        await asyncio.sleep(0.005)
+
+
 def answer_unread(room: Any, box: Any, conn: Any, rng: random.Random) -> None:
     """In-process: ``conn`` (whose connection keeps its messages in ``box``, an :class:`Inbox` or alike) answers
     every view it has not read that asks something, with :func:`pick`, and asks for the next hand after one."""

@@ -6,20 +6,11 @@ from __future__ import annotations
 import asyncio
 import gc
 import weakref
-from collections.abc import Callable
 
 import pytest
 
 from sichuan_mahjong.server.gcpolicy import scheduled_collections
-
-
-async def until(condition: Callable[[], bool], seconds: float = 5.0) -> None:
-    """Wait (on the loop, so its clocks run) until ``condition`` holds; fail after ``seconds``."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + seconds
-    while not condition():
-        assert loop.time() < deadline, "the condition did not come true in time"
-        await asyncio.sleep(0.01)
+from webtable import until
 
 
 class Node:
@@ -40,7 +31,7 @@ def test_old_cycles_wait_for_the_full_clock_and_python_s_policy_comes_back() -> 
             del node
             await asyncio.sleep(0.1)  # young collections ran meanwhile: none reaches the oldest generation
             assert ref() is not None and full.runs == 0 and full.young_runs >= 2
-            await until(lambda: ref() is None)
+            await until(lambda: ref() is None, seconds=5)
             assert full.runs >= 1 and full.found >= 1
             summary = full.summary()
             assert summary["runs"] == full.runs and summary["every_s"] == 0.6 and summary["young_every_s"] == 0.02
@@ -60,7 +51,7 @@ def test_young_cycles_are_freed_by_the_young_clock_not_by_allocation() -> None:
                 refs.append(weakref.ref(node))
                 del node
             assert all(r() is not None for r in refs) and gc.get_count()[0] >= 5_000
-            await until(lambda: all(r() is None for r in refs))
+            await until(lambda: all(r() is None for r in refs), seconds=5)
             assert collections.young_runs > runs and collections.runs == 0
             assert collections.summary()["young_max_ms"] >= 0
 

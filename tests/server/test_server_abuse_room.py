@@ -13,7 +13,6 @@ import socket
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
@@ -29,17 +28,10 @@ from sichuan_mahjong.server.room import PAUSE_PHASES, Room, ServerOptions
 from sichuan_mahjong.server.store import Store
 from sichuan_mahjong.server.wire import ClientMessage
 from sichuan_mahjong.tiles import TooManyCopiesError
-from webtable import Inbox, Server, answer_unread, pick
+from webtable import Inbox, Server, answer_unread, pick, until
 
 OPTIONS = ServerOptions(hold=60, bot_delay=0, pause=0, room_interval=0.05)
 BOTS = {"1": "expert", "2": "expert", "3": "expert"}
-
-
-async def until(test: Any, seconds: float = 20.0) -> None:
-    deadline = time.monotonic() + seconds
-    while not test():
-        assert time.monotonic() < deadline, "timed out"
-        await asyncio.sleep(0.005)
 
 
 def test_bots_pause_while_no_person_is_connected() -> None:

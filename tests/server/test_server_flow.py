@@ -5,7 +5,6 @@ turn timer seen by every seat and spectator and its second strike (托管 until 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -16,17 +15,9 @@ from sichuan_mahjong.server.phrases import PHRASES, Phrases
 from sichuan_mahjong.server.room import Room, RoomSettings, ServerOptions
 from sichuan_mahjong.server.store import SeatRow, Store
 from sichuan_mahjong.server.wire import ClientMessage, WireError, parse_client
-from webtable import Inbox
+from webtable import Inbox, until
 
 BOTS = {"1": "expert", "2": "efficient", "3": "random"}
-
-
-async def until(test: Callable[[], bool], seconds: float = 20.0) -> None:
-    for _ in range(int(seconds / 0.01)):
-        if test():
-            return
-        await asyncio.sleep(0.01)
-    raise AssertionError("not reached in time")
 
 
 def test_a_phrase_reaches_every_connection_paced_and_never_from_a_spectator() -> None:
