@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PLAY_STAMP := $(VENV)/.installed-play
 
-.PHONY: play serve serve-many test lint typecheck bench bench-engine compiled pure dist clean
+.PHONY: play serve serve-many test check compiled-copy lint bench bench-engine compiled pure dist clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -52,19 +52,27 @@ $(SERVE_MANY_STAMP): pyproject.toml
 serve-many: $(SERVE_MANY_STAMP)
 	$(BIN)/python scripts/serve_many.py --workers $(WORKERS) --port $(PORT)
 
-# pytest runs on two workers (pytest-xdist, the machine's two cores); then the tests again against a copy of
-# the package whose hot modules are compiled (scripts/compile.py --into, mypyc: docs/rl.md "Speed"); then a 30 s
-# slice of the soak (scripts/soak.py, docs/engine.md), alone so that it does not slow the table's timed tests.
+# The checks (ruff, mypy --strict, the import contract) and the compiled copy of the package (scripts/compile.py
+# --into, mypyc: docs/rl.md "Speed"; about 3 min on one core) run side by side, each on one of the machine's two
+# cores. Then pytest on two workers (pytest-xdist); then the tests again against the compiled copy, all but the
+# page's browser tests (tests/web: the page and its layout in chromium, no engine code of their own; the server
+# under them is tested compiled by tests/server); then a 30 s slice of the soak (scripts/soak.py, docs/engine.md),
+# alone so that it does not slow the table's timed tests.
 COMPILED_COPY := build/compiled
 test: $(STAMP)
+	$(MAKE) --no-print-directory -j2 --output-sync=target check compiled-copy
+	$(BIN)/pytest -n 2 src tests docs
+	SCMJ_EXPECT_COMPILED=1 PYTHONPATH=$(COMPILED_COPY) $(BIN)/pytest -n 2 tests --ignore=tests/web
+	$(BIN)/python scripts/soak.py --seconds 30 --seed 1 --progress 1000
+
+check: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks scripts
 	$(BIN)/ruff format --check src tests benchmarks scripts
 	$(BIN)/mypy
 	$(BIN)/lint-imports --no-cache
-	$(BIN)/pytest -n 2 src tests docs
+
+compiled-copy: $(STAMP)
 	$(BIN)/python scripts/compile.py --into $(COMPILED_COPY)
-	SCMJ_EXPECT_COMPILED=1 PYTHONPATH=$(COMPILED_COPY) $(BIN)/pytest -n 2 tests
-	$(BIN)/python scripts/soak.py --seconds 30 --seed 1 --progress 1000
 
 # The engine's hot modules compiled with mypyc (needs gcc and Python's headers) into this venv alone
 # (.venv/sichuan_mahjong_compiled: another venv of the clone keeps running pure Python), and removed again.
