@@ -19,7 +19,8 @@ The rules differ, and this measures speed, not agreement: ours applies 缺一门
 pairs in seven pairs; `mahjong` is riichi mahjong (no void suit). `mahjong` gets its 34-count arrays built in
 advance, ours converts its tile list inside the timed call.
 
-Targets (issues 2, 41): tile-list shanten >= 100x `mahjong` (50x before issue 41); held keys >= 2M shanten/s;
+Targets (issues 2, 41): tile-list shanten >= 100x `mahjong` (50x before issue 41; compiled past 400x, pure
+Python short of it: benchmarks/shanten_parts.py shows where the call's time goes); held keys >= 2M shanten/s;
 batch >= 10M hands/s.
 """
 

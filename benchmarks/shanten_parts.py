@@ -1,0 +1,156 @@
+"""Where the pure-Python ``shanten(list[Tile])`` call spends its time, part by part, beside `mahjong` 2.1.0.
+
+    python benchmarks/shanten_parts.py [--hands 5000] [--rounds 20] [--repeat 5]
+
+Issue 41 asks for tile-list shanten at 100x `mahjong`, compiled or not. Compiled it is past 400x
+(benchmarks/evaluator.py); pure Python it stops near 65-80x. This splits the call to show why: each row times the
+hot path of :func:`sichuan_mahjong.hand.analysis.shanten` (13 tiles, no melds, no void) cut off at one point, so
+the differences between rows are what each part costs. The rows copy the body of that function on purpose (the
+``shanten`` row runs the real one beside them); the script stops if the copy no longer gives shanten's answers.
+
+* ``call``: an empty one-argument function - the loop and the call.
+* ``+ sum``: unpack the 13 tiles and add their ``key_weight`` (the three suit keys packed in one 63-bit int).
+* ``+ suit tables``: the three per-suit lookups (row offset, column offset, tiles held).
+* ``+ checks and pair tables``: the fifth-copy check and the three 缺一门 pair lookups: the whole answer.
+* ``shanten``: the function itself: its signature (melds, a keyword-only void) and its checks (a list? how
+  many tiles? melds or a void?) added.
+* ``index sum``: the ``+ sum`` row with ``Tile.index`` (ints under 2**30) in place of ``key_weight``: what the
+  sum would cost if the packed key fitted one machine digit of CPython's ints (it cannot: 63 bits).
+
+The last column is the rate as a multiple of `mahjong`'s ``calculate_shanten`` on the same hands (its 34-count
+arrays built in advance); 100x needs the whole call in 1/100 of `mahjong`'s time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import random
+import sys
+import time
+from collections.abc import Callable
+
+from sichuan_mahjong import Tile
+from sichuan_mahjong.compiled import describe
+from sichuan_mahjong.hand import analysis
+
+try:
+    from mahjong.shanten import Shanten
+except ImportError:  # pragma: no cover - the bench extra is not installed
+    sys.exit("this benchmark needs the bench extra: pip install -e '.[bench]'  (mahjong==2.1.0)")
+
+_INFO = analysis._INFO
+_COMB = analysis._COMB
+
+
+def call(tiles: list[Tile]) -> int:
+    return 0
+
+
+def packed_sum(tiles: list[Tile]) -> int:
+    t0, t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, t12 = tiles
+    packed = t0.key_weight + t1.key_weight + t2.key_weight + t3.key_weight + t4.key_weight + t5.key_weight
+    packed += t6.key_weight + t7.key_weight + t8.key_weight + t9.key_weight + t10.key_weight + t11.key_weight
+    packed += t12.key_weight
+    return packed
+
+
+def index_sum(tiles: list[Tile]) -> int:
+    t0, t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, t12 = tiles
+    total = t0.index + t1.index + t2.index + t3.index + t4.index + t5.index
+    total += t6.index + t7.index + t8.index + t9.index + t10.index + t11.index
+    total += t12.index
+    return total
+
+
+def suit_lookups(tiles: list[Tile]) -> int:
+    t0, t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, t12 = tiles
+    packed = t0.key_weight + t1.key_weight + t2.key_weight + t3.key_weight + t4.key_weight + t5.key_weight
+    packed += t6.key_weight + t7.key_weight + t8.key_weight + t9.key_weight + t10.key_weight + t11.key_weight
+    packed += t12.key_weight
+    r0, _, d0 = _INFO[packed & 0x1FFFFF]
+    r1, c1, d1 = _INFO[packed >> 21 & 0x1FFFFF]
+    _, c2, d2 = _INFO[packed >> 42]
+    return r0 + d0 + r1 + c1 + d1 + c2 + d2  # (the adds cost what the "checks" row saves)
+
+
+def whole(tiles: list[Tile]) -> int:
+    t0, t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, t12 = tiles
+    packed = t0.key_weight + t1.key_weight + t2.key_weight + t3.key_weight + t4.key_weight + t5.key_weight
+    packed += t6.key_weight + t7.key_weight + t8.key_weight + t9.key_weight + t10.key_weight + t11.key_weight
+    packed += t12.key_weight
+    r0, _, d0 = _INFO[packed & 0x1FFFFF]
+    r1, c1, d1 = _INFO[packed >> 21 & 0x1FFFFF]
+    _, c2, d2 = _INFO[packed >> 42]
+    if d0 + d1 + d2 != 13:
+        raise ValueError("a fifth copy")
+    x = _COMB[r0 + c1]
+    y = _COMB[r0 + c2]
+    if y < x:  # noqa: PLR1730 - min() is a call, slower here
+        x = y
+    y = _COMB[r1 + c2]
+    if y < x:  # noqa: PLR1730
+        x = y
+    return x - 1
+
+
+def per_call(fn: Callable[[list[Tile]], object], hands: list[list[Tile]], rounds: int, repeat: int) -> float:
+    """Seconds per call, best of ``repeat`` timings of ``rounds`` passes over ``hands``."""
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        for _ in range(rounds):
+            for h in hands:
+                fn(h)
+        best = min(best, time.perf_counter() - start)
+    return best / (rounds * len(hands))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="the pure-Python shanten call, part by part, beside mahjong")
+    parser.add_argument("--hands", type=int, default=5000)
+    parser.add_argument("--rounds", type=int, default=20, help="passes over the hands in one timing")
+    parser.add_argument("--repeat", type=int, default=5, help="timings; the best is kept")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    rng = random.Random(args.seed)
+    wall = [t for t in range(27) for _ in range(4)]
+    drawn = [sorted(rng.sample(wall, 13)) for _ in range(args.hands)]
+    hands = [[Tile(t) for t in h] for h in drawn]
+    counts = [[h.count(t) for t in range(34)] for h in drawn]
+    if [whole(h) for h in hands] != [analysis.shanten(h) for h in hands]:
+        print("the copied hot path no longer gives shanten's answers: update this benchmark")
+        return 1
+
+    reference = Shanten()
+    best = float("inf")
+    for _ in range(args.repeat):
+        start = time.perf_counter()
+        for c in counts:
+            reference.calculate_shanten(c)
+        best = min(best, time.perf_counter() - start)
+    theirs = best / len(counts)
+
+    rows: list[tuple[str, Callable[[list[Tile]], object]]] = [
+        ("call", call),
+        ("+ sum", packed_sum),
+        ("+ suit tables", suit_lookups),
+        ("+ checks and pair tables", whole),
+        ("shanten", analysis.shanten),
+        ("index sum (one-digit ints)", index_sum),
+    ]
+    print(f"python {platform.python_version()}; {describe()}; {args.hands} hands of 13 tiles")
+    print(f"{'':28} {'ns/call':>8} {'part':>6} {'x mahjong':>10}")
+    print(f"{'mahjong calculate_shanten':28} {theirs * 1e9:8.0f} {'':>6} {1:10.1f}")
+    before = 0.0
+    for name, fn in rows:
+        ns = per_call(fn, hands, args.rounds, args.repeat) * 1e9
+        part = "" if name.startswith(("shanten", "index")) else f"{ns - before:6.0f}"
+        print(f"{name:28} {ns:8.0f} {part:>6} {theirs * 1e9 / ns:10.1f}")
+        before = ns if part else before
+    print(f"100x mahjong needs {theirs * 1e9 / 100:.0f} ns per call")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
