@@ -152,16 +152,9 @@ def test_fifth_copies_raise() -> None:
     ],
 )
 def test_fifth_copies_raise_where_a_suit_sum_runs_over_its_field(tiles: str) -> None:
-    # The same hands as lists of Tiles too (the notation would be refused as it is read): a list of 13 Tiles takes
-    # shanten's shortest path, which must hand a carried or overflowing key on to the checks, not answer or crash.
-    listed: list[sm.Tile] = []
-    ranks = ""
-    for ch in tiles:
-        if ch.isdigit():
-            ranks += ch
-        else:
-            listed += [sm.Tile.of(ch, int(r)) for r in ranks]
-            ranks = ""
+    # The same hands as lists of Tiles too (read with no copy limit; the functions read notation with one): a list
+    # of 13 Tiles takes shanten's shortest path, which must hand a carried or overflowing key on to the checks.
+    listed = sm.parse_tiles(tiles, max_copies=None)
     for call in (sm.shanten, sm.is_winning, sm.waits, sm.shanten_standard):
         for hand in (tiles, listed):
             with pytest.raises(TooManyCopiesError):
